@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
+	"os"
 	"sync"
 	"time"
 
@@ -15,7 +17,10 @@ import (
 // ErrUnavailable is returned, without calling Redis, while the Store
 // considers a node (the server, or a master of a cluster) down: after
 // three failures in a row, for a second at a time, until a probe call
-// gets an answer.
+// gets an answer. Failures that were all calls running out of time say
+// nothing of a call given more than twice theirs, which goes through: a
+// Pacer's Take under a Store timeout raised above a Client's
+// WithStoreTimeout, on a Redis slower than the latter.
 var ErrUnavailable = errors.New("redisstore: redis unavailable")
 
 const (
@@ -70,6 +75,13 @@ type breaker struct {
 	fails    int       // consecutive failed calls
 	openedAt time.Time // when it opened or a probe last failed; zero while closed
 	probing  bool      // a probe call is in flight
+	// failedWithin is the longest time a call that failed since the last
+	// answer had, its deadline's; a failure other than a deadline's tells
+	// of every call (unbounded). An open breaker lets through a call given
+	// more than twice it, which those failures tell nothing of: a Pacer's
+	// Take under a Store timeout raised above the Client's Store calls',
+	// on a Redis slower than those.
+	failedWithin time.Duration
 
 	shown   bool         // the state last logged: open
 	shownAt [2]time.Time // when each state was last logged, closed and open
@@ -91,12 +103,13 @@ func (s *Store) breaker(node string) *breaker {
 	return b
 }
 
-// allow reports whether a call may go to Redis, and whether it is the
-// probe of an open breaker. Every allowed call must be followed by done.
-func (b *breaker) allow() (ok, probe bool) {
+// allow reports whether a call that has the time had may go to Redis,
+// and whether it is the probe of an open breaker. Every allowed call
+// must be followed by done.
+func (b *breaker) allow(had time.Duration) (ok, probe bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.openedAt.IsZero() {
+	if b.openedAt.IsZero() || had/2 > b.failedWithin {
 		return true, false
 	}
 	if b.probing || time.Since(b.openedAt) < retryAfter {
@@ -106,16 +119,21 @@ func (b *breaker) allow() (ok, probe bool) {
 	return true, true
 }
 
-// done records the outcome of an allowed call.
-func (b *breaker) done(probe bool, o outcome, err error) {
+// done records the outcome of an allowed call, which had the time had
+// when err is its deadline's.
+func (b *breaker) done(probe bool, o outcome, had time.Duration, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.probing = b.probing && !probe
 	was := !b.openedAt.IsZero()
 	switch o {
 	case healthy:
-		b.fails, b.openedAt = 0, time.Time{}
+		b.fails, b.openedAt, b.failedWithin = 0, time.Time{}, 0
 	case failed:
+		if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, os.ErrDeadlineExceeded) { // a socket's
+			had = math.MaxInt64
+		}
+		b.failedWithin = max(b.failedWithin, had)
 		if b.fails++; was || b.fails >= tripAfter { // a failed probe, or a call let through before opening
 			b.openedAt = time.Now()
 		}

@@ -4,11 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,16 +40,16 @@ func TestBreakerPerNode(t *testing.T) {
 		t.Fatal("a second get of a node gave another breaker")
 	}
 	for range tripAfter {
-		if ok, _ := a.allow(); !ok {
+		if ok, _ := a.allow(time.Second); !ok {
 			t.Fatal("a closed breaker refused a call")
 		}
-		a.done(false, failed, errors.New("connection refused"))
+		a.done(false, failed, time.Second, errors.New("connection refused"))
 	}
-	if ok, _ := a.allow(); ok {
+	if ok, _ := a.allow(time.Second); ok {
 		t.Errorf("after %d failures the node's breaker let a call through", tripAfter)
 	}
 	for _, other := range []*breaker{b, s.breaker("")} {
-		if ok, _ := other.allow(); !ok {
+		if ok, _ := other.allow(time.Second); !ok {
 			t.Errorf("breaker of %q refused a call after another node failed", other.node)
 		}
 	}
@@ -314,5 +319,109 @@ func TestRunPanicAfterCallerLeftIsLogged(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "panic") {
 		t.Errorf("a panic of a call whose caller left was neither raised nor logged; log:\n%s", out.String())
+	}
+}
+
+// slowRedis is a TCP proxy to addr that holds each of Redis's answers
+// for delay before passing it on, as a Redis that answers slowly does;
+// it returns the proxy's address.
+func slowRedis(t *testing.T, addr string, delay time.Duration) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { _ = ln.Close(); wg.Wait() })
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			r, err := net.Dial("tcp", addr)
+			if err != nil {
+				_ = c.Close()
+				continue
+			}
+			stop := context.AfterFunc(t.Context(), func() { _ = c.Close(); _ = r.Close() })
+			wg.Go(func() { _, _ = io.Copy(r, c); _ = r.Close() })
+			wg.Go(func() {
+				defer stop()
+				defer c.Close()
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := r.Read(buf)
+					if err != nil {
+						return
+					}
+					time.Sleep(delay)
+					if _, err := c.Write(buf[:n]); err != nil {
+						return
+					}
+				}
+			})
+		}
+	})
+	return ln.Addr().String()
+}
+
+// TestBreakerOpenedByShorterCallsLetsTakeThrough: a Store whose timeout
+// is raised for its Pacer (2 s) under a Client with the default 200 ms
+// WithStoreTimeout, on a Redis that answers each call in 300 ms. The
+// Client's Store calls miss their deadlines and open the breaker, which
+// tells nothing of a Take given 2 s: paced requests are sent, not
+// refused with ErrUnavailable.
+func TestBreakerOpenedByShorterCallsLetsTakeThrough(t *testing.T) {
+	rs := redistest.Start(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\n")
+			return
+		}
+		_, _ = io.WriteString(w, "page")
+	}))
+	t.Cleanup(srv.Close)
+	rdb := redis.NewClient(&redis.Options{Addr: slowRedis(t, rs.Addr(), 300*time.Millisecond), ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = rdb.Close() })
+	store := New(rdb, WithLogger(quietLogger), WithTimeout(2*time.Second))
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String()) // every name to srv
+	}}
+	t.Cleanup(next.CloseIdleConnections)
+	rc := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"),
+		robotstxt.WithHTTPClient(&http.Client{Transport: next}), robotstxt.WithStore(store))
+	t.Cleanup(func() { _ = rc.Close() })
+	hc := &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(store))}
+	const sites = 4
+	for i := range sites {
+		if err := sendAs(hc, fmt.Sprintf("http://s%d.test/page", i), ""); err != nil {
+			t.Errorf("s%d.test's page, its Take given 2 s by a Redis answering in 300 ms: %v", i, err)
+		}
+	}
+}
+
+// TestBreakerRefusesCallsNoLongerThanFailed: an open breaker lets through
+// only a call given more than twice the time of those that failed by
+// their deadline, and none past a failure other than a deadline's.
+func TestBreakerRefusesCallsNoLongerThanFailed(t *testing.T) {
+	s := unusedStore(t, quietLogger)
+	b := s.breaker("")
+	for range tripAfter {
+		b.done(false, failed, 200*time.Millisecond, context.DeadlineExceeded)
+	}
+	for _, tc := range []struct {
+		had  time.Duration
+		want bool
+	}{{200 * time.Millisecond, false}, {400 * time.Millisecond, false}, {2 * time.Second, true}} {
+		if ok, probe := b.allow(tc.had); ok != tc.want || probe {
+			t.Errorf("a call given %v after calls given 200 ms timed out: allowed %v (probe %v), want %v", tc.had, ok, probe, tc.want)
+		} else if ok {
+			b.done(false, unjudged, tc.had, nil)
+		}
+	}
+	b.done(false, failed, 2*time.Second, errors.New("connection refused"))
+	if ok, _ := b.allow(time.Hour); ok {
+		t.Error("a call given an hour let through after a refused connection")
 	}
 }

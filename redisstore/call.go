@@ -20,7 +20,11 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 		panic("redisstore: Store used without New")
 	}
 	b := s.breaker(s.cluster.node(key))
-	ok, probe := b.allow()
+	had := s.cfg.timeout
+	if d, ok := ctx.Deadline(); ok {
+		had = min(had, time.Until(d))
+	}
+	ok, probe := b.allow(had)
 	if !ok {
 		s.cluster.reload()
 		return fmt.Errorf("redisstore: %s %s: %w", op, key, ErrUnavailable)
@@ -29,7 +33,7 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 	ended := false
 	defer func() {
 		if !ended { // fn panicked: a probe ends all the same, or the breaker waits for it for ever
-			b.done(probe, unjudged, nil)
+			b.done(probe, unjudged, had, nil)
 		}
 	}()
 	err := s.run(ctx, fn)
@@ -43,7 +47,7 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 			o = unjudged // the slot map is still loading: no node is to blame
 		}
 	}
-	b.done(probe, o, err)
+	b.done(probe, o, had, err)
 	if err != nil {
 		return fmt.Errorf("redisstore: %s %s: %w", op, key, err)
 	}
