@@ -4,14 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/usage"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -239,63 +240,80 @@ func TestLabelsAreTheClients(t *testing.T) {
 	}
 }
 
-// FuzzPrefsAgreeWithClient: the preferences the linter shows for two
-// statements combined, and agreed on by two forms of a path, are those
-// the Client reads (internal/usage.Combine and Agree), label by label.
+// FuzzPrefsAgreeWithClient: the preferences the linter shows for a
+// statement, for two statements combined, and for two forms of a path
+// agreed on, are those the library reads, label by label: Robots.Usage of
+// a file holding the statements, and the Decision of a check whose path
+// is spelled otherwise than served, each form under a statement of its
+// own.
 func FuzzPrefsAgreeWithClient(f *testing.F) {
 	f.Add("train-ai=n, search=y", "search=n, x=y", false)
 	f.Add("search=yes, ai-train=no", "ai-input=yes", true)
 	f.Add("a, b=?0, c=\"n\", train-ai=y;q=1", "a=n", false)
 	f.Fuzz(func(t *testing.T, a, b string, signal bool) {
-		key, read := "content-usage", usage.Parse
+		for _, stmt := range []string{a, b} {
+			// Only what a robots.txt line holds as written: no comment,
+			// no line end, nothing trimmed, no path before it.
+			if stmt == "" || stmt != strings.TrimSpace(stmt) || strings.ContainsAny(stmt, "#\r\n\x00") ||
+				stmt[0] == '/' || !utf8.ValidString(stmt) || len(stmt) > 2000 {
+				return
+			}
+		}
+		key, line := "content-usage", "Content-Usage: "
 		if signal {
-			key, read = "content-signal", usage.ParseContentSignal
+			key, line = "content-signal", "Content-Signal: "
 		}
 		pa, _ := readPrefs(key, a)
 		pb, _ := readPrefs(key, b)
-		ua, _ := read(a)
-		ub, _ := read(b)
-		clientPref := func(members, label string) string {
-			v, _ := usage.Value(members, label)
-			if v == "y" || v == "n" {
-				return v
-			}
-			return ""
+		usageOf := func(lines ...string) robotstxt.Usage {
+			return robotstxt.Parse([]byte("User-agent: *\n"+strings.Join(lines, "\n")+"\n")).Usage("FuzzBot", "/a/b")
 		}
-		cliPref := func(p prefs, label string) string {
-			if v := p.value[label]; v == "y" || v == "n" {
-				return v
-			}
-			return ""
-		}
-		for _, l := range pa.labels {
-			if cliPref(pa, l) != clientPref(ua, l) {
-				t.Fatalf("%s %q: linter %s=%q, Client %q", key, a, l, pa.value[l], ua)
+		labels := slices.Concat(pa.labels, pb.labels) // of both statements, whatever p kept
+		same := func(what string, p prefs, u robotstxt.Usage) {
+			t.Helper()
+			for _, l := range labels {
+				cli := p.value[l]
+				if cli != "y" && cli != "n" {
+					cli = ""
+				}
+				lib := map[robotstxt.Pref]string{robotstxt.PrefYes: "y", robotstxt.PrefNo: "n"}[u.Pref(l)]
+				if cli != lib {
+					t.Fatalf("%s %s: linter %s=%q, the library %q", key, what, l, p.value[l], u)
+				}
 			}
 		}
-		if len(ua)+len(ub)+2 > usage.MaxLen {
-			return
-		}
-		comb := pa
-		comb.value = map[string]string{}
-		comb.labels = append([]string(nil), pa.labels...)
-		for k, v := range pa.value {
-			comb.value[k] = v
-		}
+		same(fmt.Sprintf("%q", a), pa, usageOf(line+a))
+		same(fmt.Sprintf("%q", b), pb, usageOf(line+b))
+		comb := prefs{labels: slices.Clone(pa.labels), value: maps.Clone(pa.value)}
 		comb.combine(pb)
-		agreed := pa.agree(pb)
-		uc, ag := usage.Combine(ua, ub), usage.Agree(ua, ub)
-		for _, p := range []prefs{pa, pb} {
-			for _, l := range p.labels {
-				if cliPref(comb, l) != clientPref(uc, l) {
-					t.Fatalf("%s %q + %q: linter combines %s=%q, Client %q", key, a, b, l, comb.value[l], uc)
-				}
-				if cliPref(agreed, l) != clientPref(ag, l) {
-					t.Fatalf("%s %q ~ %q: linter agrees %s=%q, Client %q", key, a, b, l, agreed.value[l], ag)
-				}
-			}
+		same(fmt.Sprintf("%q + %q", a, b), comb, usageOf(line+a, line+b))
+		if signal {
+			return // a Content-Signal record has no path, nor forms to agree
 		}
+		// "/a/./b" is checked as written, under /a/./'s statement a, and
+		// as served, "/a/b", under b.
+		robots := "User-agent: *\nContent-Usage: /a/./ " + a + "\nContent-Usage: /a/b " + b + "\n"
+		c := robotstxt.NewClient(robotstxt.WithUserAgent("FuzzBot/1.0"), robotstxt.WithHTTPClient(&http.Client{Transport: serveRobots(robots)}))
+		defer c.Close()
+		d, err := c.Check(context.Background(), "http://fuzz.test/a/./b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(fmt.Sprintf("%q ~ %q", a, b), pa.agree(pb), d.Usage)
 	})
+}
+
+// serveRobots is a RoundTripper that answers every request, in the
+// process, with robots as a robots.txt.
+type serveRobots string
+
+func (s serveRobots) RoundTrip(req *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	rec.Header().Set("Content-Type", "text/plain")
+	_, _ = rec.WriteString(string(s))
+	resp := rec.Result()
+	resp.Request = req
+	return resp, nil
 }
 
 // TestUsagePastFormsBoundAsClient checks that the usage line that test,
