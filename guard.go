@@ -2,7 +2,6 @@ package robotstxt
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -132,11 +131,17 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 		// unchecked: the copy speaks net/http's HTTP/2 (below: its TLS
 		// config offers h2), with a pool of its own.
 		g.TLSNextProto = nil
-	} else if len(g.TLSNextProto) > 0 {
-		// Protocols of another package's, which may pool as x/net's does;
-		// a map without an "h2" function keeps HTTP/2 off, as it does
-		// for t.
-		g.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+	} else if g.TLSNextProto != nil {
+		// Protocols of another package's, which may pool as x/net's
+		// does, or an empty map, which keeps HTTP/2 off for t: Protocols
+		// keeps it off for the copy. Not a map: HTTP/2 turned on later
+		// (Protocols) would put the copy's own pool there, and every
+		// Clone of the copy, with a dialer of its own, share it.
+		g.TLSNextProto = nil
+		if g.Protocols == nil {
+			g.Protocols = new(http.Protocols)
+			g.Protocols.SetHTTP1(true)
+		}
 	}
 	d := &guardDialer{net.Dialer{
 		Timeout:   30 * time.Second,

@@ -716,3 +716,61 @@ func TestPublicOnlyDialsWithoutMultipathTCP(t *testing.T) {
 		t.Error("the guard's connection uses Multipath TCP, whose subflows it does not check")
 	}
 }
+
+// TestGuardHTTP2EnabledLaterOwnsItsPool: a guard made of a Transport with
+// HTTP/2 turned off the documented way (an empty TLSNextProto map), on
+// which the caller then turns HTTP/2 on through its Protocols field (as
+// net/http says to opt in), keeps its HTTP/2 pool to itself: a Clone the
+// application gives its own dialer for its internal services dials
+// api.internal unchecked, and the guard's requests for api.internal, its
+// Client's robots.txt fetch included, must not go over that connection
+// (which a TLSNextProto map the Clone copied would hold).
+func TestGuardHTTP2EnabledLaterOwnsItsPool(t *testing.T) {
+	var hits atomic.Int64
+	internal := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n# internal secret\n")
+	}))
+	internal.EnableHTTP2 = true
+	internal.StartTLS()
+	defer internal.Close()
+	resolveTo(t, netip.MustParseAddr("127.0.0.1")) // api.internal, should the guard look it up
+
+	t1 := &http.Transport{
+		TLSNextProto:    map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/2 off
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true},                   // the test server's certificate
+	}
+	g := PublicOnly(t1)
+	defer g.CloseIdleConnections()
+	g.Protocols = new(http.Protocols) // HTTP/2 on, for the crawl
+	g.Protocols.SetHTTP1(true)
+	g.Protocols.SetHTTP2(true)
+
+	own := g.Clone() // the application's transport to its own services
+	var d net.Dialer
+	own.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, internal.Listener.Addr().String())
+	}
+	defer own.CloseIdleConnections()
+	u := fmt.Sprintf("https://api.internal:%d/", internal.Listener.Addr().(*net.TCPAddr).Port)
+	resp, err := (&http.Client{Transport: own}).Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	t.Logf("own transport: %s; isGuard(own) = %v", resp.Proto, isGuard(own))
+
+	before := hits.Load()
+	_, err = get(context.Background(), &http.Client{Transport: g}, u+"direct")
+	if n := hits.Load() - before; n != 0 || !errors.Is(err, ErrNonPublic) {
+		t.Errorf("straight through the guard, the internal service was asked %d times (err %v), want 0 and ErrNonPublic", n, err)
+	}
+	before = hits.Load()
+	c, tr := NewClientTransport(g, nil)
+	defer c.Close()
+	_, err = get(context.Background(), &http.Client{Transport: tr}, u+"page")
+	if n := hits.Load() - before; n != 0 || !errors.Is(err, ErrNonPublic) {
+		t.Errorf("through NewClientTransport(guard), the internal service was asked %d times (page: %v), want 0 and ErrNonPublic", n, err)
+	}
+}
