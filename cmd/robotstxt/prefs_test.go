@@ -250,6 +250,8 @@ func FuzzPrefsAgreeWithClient(f *testing.F) {
 	f.Add("train-ai=n, search=y", "search=n, x=y", false)
 	f.Add("search=yes, ai-train=no", "ai-input=yes", true)
 	f.Add("a, b=?0, c=\"n\", train-ai=y;q=1", "a=n", false)
+	f.Add("train-ai=y, search=y", "train-ai=y, ai-use=n", false)
+	f.Add("ai-train=yes, search=no", "search=yes", true)
 	f.Fuzz(func(t *testing.T, a, b string, signal bool) {
 		for _, stmt := range []string{a, b} {
 			// Only what a robots.txt line holds as written: no comment,
@@ -271,7 +273,11 @@ func FuzzPrefsAgreeWithClient(f *testing.F) {
 		labels := slices.Concat(pa.labels, pb.labels) // of both statements, whatever p kept
 		same := func(what string, p prefs, u robotstxt.Usage) {
 			t.Helper()
-			for _, l := range labels {
+			var lib map[string]string // and those the library holds
+			if b, err := json.Marshal(u); err != nil || json.Unmarshal(b, &lib) != nil {
+				t.Fatalf("Usage %q as JSON: %s, %v", u, b, err)
+			}
+			for _, l := range slices.Concat(labels, slices.Collect(maps.Keys(lib))) {
 				cli := p.value[l]
 				if cli != "y" && cli != "n" {
 					cli = ""
