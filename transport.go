@@ -913,26 +913,30 @@ func redirectedWithin(req *http.Request, authority string) bool {
 }
 
 // hostKeptAcross reports whether req is a redirect an http.Client sends
-// to another server than the request before it with that request's Host
-// kept, as it does for a Location that names a host but no scheme
-// ("//other.test/x"): the server dialled is the one the Location named,
-// no address of the site the Host names, and its turn is taken too.
+// with the Host of the request before it kept, as it does for a Location
+// with no scheme, to a server other than the one that Host was set for:
+// one a Location named ("//other.test/x"), or the same server as a hop
+// before that was ("/x" after it). The server dialled is then no address
+// of the site the Host names, and its turn is taken too.
 func hostKeptAcross(req *http.Request) bool {
 	if req.Host == "" || req.Response == nil || req.Response.Request == nil || req.Response.Request.URL == nil ||
 		req.Host != req.Response.Request.Host {
 		return false
 	}
 	// Not a Host the caller's CheckRedirect set, nor a URL it changed
-	// (a crawler pinning each site's address): the Location named the
-	// server, and no scheme.
+	// (a crawler pinning each site's address): a Location with no
+	// scheme, and the server it names, if any, the one dialled.
 	loc, err := url.Parse(req.Response.Header.Get("Location"))
-	if err != nil || loc.Scheme != "" || loc.Host == "" || loc.Host != req.URL.Host {
+	if err != nil || loc.Scheme != "" || loc.Host != "" && loc.Host != req.URL.Host {
 		return false
 	}
-	from := req.Response.Request.URL
+	from := req.Response.Request
 	a, _, err := target.Split(req.URL.Scheme+"://"+req.URL.Host+"/", nil)
-	b, _, errFrom := target.Split(from.Scheme+"://"+from.Host+"/", nil)
-	return err != nil || errFrom != nil || string(a) != string(b)
+	b, _, errFrom := target.Split(from.URL.Scheme+"://"+from.URL.Host+"/", nil)
+	if err != nil || errFrom != nil || string(a) != string(b) {
+		return loc.Host != "" // naming none, the Location kept the server, unless a CheckRedirect moved it
+	}
+	return hostKeptAcross(from) // at most the redirect limit deep
 }
 
 // requestURL returns the URL a request for u reaches: scheme, host and

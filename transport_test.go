@@ -2751,3 +2751,77 @@ func TestTransportKeptHostRedirectNoWait(t *testing.T) {
 			err, victimSeen())
 	}
 }
+
+// TestTransportKeptHostSecondHopKeepsRetryAfter: after a redirect
+// "//victim.test/dir" kept a.test's Host across to victim.test's server
+// (both turns taken), that server's own relative redirect ("/dir/", a
+// directory's slash, which net/http follows with the Host still kept)
+// goes to victim.test's server again. Its 503 Retry-After: 3600 must hold
+// victim.test, as the first hop's does
+// (TestTransportKeptHostRedirectKeepsRetryAfter): it is victim.test's
+// server that answered.
+func TestTransportKeptHostSecondHopKeepsRetryAfter(t *testing.T) {
+	checkLeaks(t)
+	var mu sync.Mutex
+	var victimSeen []string
+	victim := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		mu.Lock()
+		victimSeen = append(victimSeen, r.Host+r.URL.Path)
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/dir":
+			w.Header().Set("Location", "/dir/")
+			w.WriteHeader(http.StatusMovedPermanently)
+		case "/dir/":
+			w.Header().Set("Retry-After", "3600")
+			w.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			io.WriteString(w, "page")
+		}
+	}))
+	t.Cleanup(victim.Close)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case "/start":
+			w.Header().Set("Location", "//victim.test/dir")
+			w.WriteHeader(http.StatusFound)
+		default:
+			io.WriteString(w, "page")
+		}
+	}))
+	t.Cleanup(other.Close)
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		to := other.Listener.Addr().String()
+		if host, _, _ := net.SplitHostPort(addr); host == "victim.test" {
+			to = victim.Listener.Addr().String()
+		}
+		return d.DialContext(ctx, network, to)
+	}}
+	t.Cleanup(next.CloseIdleConnections)
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	ctx := context.Background()
+	if err := getPinned(ctx, hc); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	seen := append([]string(nil), victimSeen...)
+	mu.Unlock()
+	if len(seen) != 2 {
+		t.Fatalf("victim.test's server got %q, want both hops", seen)
+	}
+	if _, err := get(ctx, hc, "http://victim.test/second"); !errors.Is(err, ErrPaced) {
+		mu.Lock()
+		defer mu.Unlock()
+		t.Errorf("http://victim.test/second right after its server answered 503 Retry-After: 3600 (to the second hop of a Host kept): %v, want ErrPaced; it got %q",
+			err, victimSeen)
+	}
+}
