@@ -115,7 +115,7 @@ func TestLintExitOnlyForErrors(t *testing.T) {
 func TestLintLevel(t *testing.T) {
 	r := runCmd(t, "", "lint", "testdata/lint/rules.txt", "-level", "error")
 	if r.code != exitDisallowed || strings.Contains(r.stdout, "warning:") || strings.Contains(r.stdout, "info:") ||
-		!strings.Contains(r.stdout, "error:") || !strings.Contains(r.stdout, ": 4 errors, 6 warnings, 2 infos") {
+		!strings.Contains(r.stdout, "error:") || !strings.Contains(r.stdout, ": 5 errors, 5 warnings, 2 infos") {
 		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
 	}
 }

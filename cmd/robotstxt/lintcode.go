@@ -120,7 +120,7 @@ var codeTable = [numCodes]codeEntry{
 	codeUsageSyntax:      {"usage-syntax", sevError, "a Content-Usage statement that does not parse, or none: it states nothing"},
 	codeUsageValue:       {"usage-value", sevError, "a usage preference other than y or n, such as train-ai=no: unknown"},
 	codeLicenseRelative:  {"license-relative", sevError, "an RSL License that is not an absolute http(s) URL: it names no licence"},
-	codeKeyTypo:          {"key-typo", sevWarning, "an unknown key near a known one: the line is ignored"},
+	codeKeyTypo:          {"key-typo", sevWarning, "an unknown key near a known one other than a rule or user-agent: the line is ignored"},
 	codeSitemapRelative:  {"sitemap-relative", sevWarning, "a sitemap that is not an absolute http(s) URL"},
 	codeCrawlDelay:       {"crawl-delay", sevWarning, "Crawl-delay, which Google ignores and Bing reads"},
 	codeDelayClamped:     {"crawl-delay-clamped", sevWarning, "a Crawl-delay over a day, which the robotstxt Client reads as a day"},

@@ -77,10 +77,15 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 			lt.add(dg.Line, codeNotDirective, "not a robots.txt line: skipped")
 		}
 	case parser.UnknownKey:
-		if want := nearKey(dg.Text); want != "" {
-			lt.add(dg.Line, codeKeyTypo, "unknown key %q, perhaps %s: crawlers ignore the line", dg.Text, want)
-		} else {
+		switch want := nearKey(dg.Text); want {
+		case "":
 			lt.add(dg.Line, codeUnknownKey, "key %q is not read by major crawlers", dg.Text)
+		case "user-agent":
+			lt.add(dg.Line, codeDirectiveLost, "unknown key %q, perhaps user-agent: crawlers skip the line, and the rules below it stay in the group above, or in none", dg.Text)
+		case "allow", "disallow":
+			lt.add(dg.Line, codeDirectiveLost, "unknown key %q, perhaps %s: crawlers skip the rule", dg.Text, want)
+		default:
+			lt.add(dg.Line, codeKeyTypo, "unknown key %q, perhaps %s: crawlers ignore the line", dg.Text, want)
 		}
 	case parser.RuleOutsideGroup:
 		lt.add(dg.Line, codeOutsideGroup, "rule before any user-agent line: no crawler obeys it")
@@ -199,6 +204,15 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 		lt.add(a.Line, codeDirectiveLost, "user-agent %q holds the next line (%s: …), its line end lost: crawlers read it all as the user-agent %s, and no %s line; give it a line of its own",
 			a.Value, k, token, k)
 		if rest = rest[:at]; strings.TrimSpace(rest) == "" {
+			return
+		}
+	}
+	if strings.EqualFold(token, "mozilla") {
+		// A crawler's whole User-Agent header: the token a Client
+		// sending it goes by.
+		if named, ok := productToken(a.Value); ok && !strings.EqualFold(named, token) {
+			lt.add(a.Line, codeAgentCut, "user-agent %q is a User-Agent header, read as %s, a browser's name no crawler goes by: %s gets no group; give its token alone (User-agent: %s)",
+				a.Value, token, named, named)
 			return
 		}
 	}

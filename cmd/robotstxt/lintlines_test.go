@@ -755,3 +755,67 @@ func TestLintRunInKeyColonNoBlank(t *testing.T) {
 		}
 	}
 }
+
+// TestLintBrowserStringAgent: a user-agent line written as a crawler's
+// whole User-Agent header, "Mozilla/5.0 (compatible; Baiduspider/2.0;
+// +http://…)", is read as the token Mozilla, which is no crawler's: the
+// crawler it names gets no group, and obeys the * rules (the Client
+// agrees). Lint calls it agent-token, an info ("read as meant") and exits
+// 0, where "User-agent: GPTBot CCBot" (CCBot gets no group) is an error.
+// Real files: 0579.txt (Baiduspider, Sosospider, JikeSpider shut out by
+// Disallow: /), 1387.txt (bnf.fr_bot, heritrix: lint 0 errors, 0 warnings).
+func TestLintBrowserStringAgent(t *testing.T) {
+	for crawler, agent := range map[string]string{
+		"Baiduspider":  "Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)",
+		"Pinterestbot": "Mozilla/5.0 (compatible; Pinterestbot/1.0; +https://www.pinterest.com/bot.html)",
+		"heritrix":     "Mozilla/5.0 (compatible; heritrix/3.2.0 +http://www.oasis.go.kr)",
+		"JikeSpider":   "Mozilla/5.0 (compatible; JikeSpider; +http://shoulu.jike.com/spider.html)",
+	} {
+		body := "User-agent: *\nDisallow: /private/\n\nUser-agent: " + agent + "\nDisallow: /\n"
+		if !robotstxt.Parse([]byte(body)).Allowed(crawler, "/page") {
+			t.Fatalf("%s: the Client gives %s the group of line 4; the test's premise is wrong", agent, crawler)
+		}
+		worst := severity(-1)
+		for _, f := range lintText(t, body) {
+			if f.Line == 4 {
+				worst = max(worst, f.Severity)
+			}
+		}
+		if worst < sevWarning {
+			t.Errorf("User-agent: %s\n  %s gets no group and may fetch /page, but lint's worst finding on the line is %v (%q)",
+				agent, crawler, worst, codesAt(lintText(t, body), codeAgentToken, codeTwoAgents, codeTwoWords, codeAgentCut))
+		}
+	}
+}
+
+// TestLintUserAgentKeyTypoMovesRules: a user-agent line crawlers skip for
+// a misspelt key (User-agnet, User-agen, a zero-width joiner before it)
+// does not start a group: the rules under it join the group above. Here
+// "Disallow: /" meant for BadBot shuts every crawler out of the site, and
+// Claude-Web, meant to be shut out, may fetch everything. Lint gives only
+// key-typo, a warning, and exits 0. Real files: 0749.txt (crawler4j),
+// 1423.txt (Claude-Web), 1438.txt (Spinn3r), 2230.txt (Bingbot).
+func TestLintUserAgentKeyTypoMovesRules(t *testing.T) {
+	for _, tc := range []struct {
+		body, agent, url string
+		allowed          bool // what the Client says, against the evident intent
+	}{
+		{"User-agent: *\nDisallow: /tmp/\n\nUser-agnet: BadBot\nDisallow: /\n", "Googlebot", "/index.html", false},
+		{"User-agent: *\nAllow: /\n\nUser-agent: omgilibot\nDisallow: /\n\n\u200dUser-agent: Claude-Web\nDisallow: /\n", "Claude-Web", "/index.html", true},
+		{"User-agent: SemrushBot\nDisallow: /\nUser-agen: crawler4j\nDisallow: /\n", "crawler4j", "/index.html", true},
+	} {
+		if got := robotstxt.Parse([]byte(tc.body)).Allowed(tc.agent, tc.url); got != tc.allowed {
+			t.Fatalf("%q: Client says %s allowed %s = %v; the test's premise is wrong", tc.body, tc.agent, tc.url, got)
+		}
+		errs := 0
+		for _, f := range lintText(t, tc.body) {
+			if f.Severity == sevError {
+				errs++
+			}
+		}
+		if errs == 0 {
+			t.Errorf("%q\n  %s allowed %s = %v against the file's intent, but lint reports no error: %q",
+				tc.body, tc.agent, tc.url, tc.allowed, codesAt(lintText(t, tc.body), codeKeyTypo, codeDuplicate, codeDisallowAll))
+		}
+	}
+}
