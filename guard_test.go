@@ -738,7 +738,7 @@ func TestGuardHTTP2EnabledLaterOwnsItsPool(t *testing.T) {
 
 	t1 := &http.Transport{
 		TLSNextProto:    map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/2 off
-		TLSClientConfig: &tls.Config{InsecureSkipVerify: true},                   // the test server's certificate
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true},                  // the test server's certificate
 	}
 	g := PublicOnly(t1)
 	defer g.CloseIdleConnections()

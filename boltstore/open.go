@@ -44,6 +44,9 @@ func Open(path string, opts ...Option) (*Store, error) {
 		db, live, err = replace(path, found, db, err, cfg.logger)
 	}
 	if err != nil {
+		if found == nil && !errors.Is(err, ErrLocked) {
+			removeUnfinished(path)
+		}
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
 	s := &Store{
@@ -196,8 +199,8 @@ func mark(path string, check func() error) (err error) {
 // keep it locked) and another program's file (opened for writing, bbolt
 // commits to one whose free list is not synced, as etcd's is not).
 func probe(path string) error {
-	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
-		return nil // bbolt creates it, or says why it cannot
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 || !fi.Mode().IsRegular() {
+		return nil // bbolt creates it, or says why it cannot (a directory: EISDIR)
 	}
 	db, err := openDB(path, true)
 	if err != nil {
@@ -343,4 +346,23 @@ func isLeaked(path string) bool {
 	leaked.Lock()
 	defer leaked.Unlock()
 	return err == nil && slices.ContainsFunc(leaked.files, func(l os.FileInfo) bool { return os.SameFile(l, fi) })
+}
+
+// removeUnfinished removes the file at path, which an Open that found
+// none there failed to open, when it is shorter than the four pages bbolt
+// writes first and no other Open holds it: bbolt was cut short laying it
+// out (a full disk), and every later Open would refuse it as damaged,
+// with room again too.
+func removeUnfinished(path string) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() >= 4*int64(os.Getpagesize()) {
+		return
+	}
+	db, err := openDB(path, true) // refused while another Open holds it
+	if err == nil {
+		_ = db.Close()
+	}
+	if !errors.Is(err, ErrLocked) {
+		_ = os.Remove(path)
+	}
 }

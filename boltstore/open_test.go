@@ -628,3 +628,33 @@ func TestOpenUnsyncedFreeListDamaged(t *testing.T) {
 		t.Fatalf("after three Opens WithReplaceDamaged the file is still in place (%v); the last: %s", err, last)
 	}
 }
+
+// TestOpenDirectory: a path that names a directory (a cache directory
+// given where the file's path belongs) is no file of another program:
+// Open fails with the operating system's error ("is a directory"), not
+// ErrFormat, and WithReplaceDamaged leaves it where it is, its files in
+// it, rather than moving it aside for a new Store.
+func TestOpenDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "other.db"), []byte("another program's"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(dir)
+	if errors.Is(err, ErrFormat) {
+		t.Errorf("Open of a directory: %v, want the operating system's error, not ErrFormat", err)
+	}
+	s, err := Open(dir, WithReplaceDamaged())
+	if err == nil {
+		_ = s.Close()
+		t.Errorf("Open of a directory WithReplaceDamaged opened a Store there")
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Errorf("the directory is no longer at %s (%v)", dir, err)
+	}
+	if _, err := os.Stat(dir + unusableSuffix); err == nil {
+		t.Errorf("the directory was moved aside to %s", dir+unusableSuffix)
+	}
+}

@@ -1,0 +1,60 @@
+//go:build unix
+
+package boltstore
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// TestOpenAfterCreateFailed: an Open that creates the file on a disk
+// with too little room left (a full disk, or a file size limit: here
+// RLIMIT_FSIZE of 8 KiB in a helper process) fails with the operating
+// system's error, and leaves no file the next Open, with room again,
+// refuses as damaged (two of bbolt's four first pages, "cut short"):
+// a crawler restarted once the disk is cleaned up starts.
+func TestOpenAfterCreateFailed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "robots.db")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOpenLimitedHelper$", "-test.count=1")
+	cmd.Env = append(os.Environ(), envPath+"="+path, "BOLTSTORE_FSIZE=8192")
+	out, _ := cmd.CombinedOutput()
+	if !bytes.Contains(out, []byte("OPEN ")) {
+		t.Fatalf("helper: %s", out)
+	}
+	t.Logf("helper: %s", bytes.TrimSpace(bytes.SplitN(out, []byte("\n"), 2)[0]))
+	s, err := Open(path)
+	if err != nil {
+		t.Fatalf("Open with no limit, after an Open that failed creating the file: %v", err)
+	}
+	set(t, s, authority, []byte("v"))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOpenLimitedHelper opens the Store at $BOLTSTORE_PATH under a file
+// size limit of $BOLTSTORE_FSIZE bytes (Go ignores SIGXFSZ: a write past
+// it fails with EFBIG) and prints what Open returned.
+func TestOpenLimitedHelper(t *testing.T) {
+	limit := os.Getenv("BOLTSTORE_FSIZE")
+	if limit == "" {
+		t.Skip("runs only as a helper process")
+	}
+	var n uint64
+	if _, err := fmt.Sscan(limit, &n); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(os.Getenv(envPath))
+	fmt.Printf("OPEN %v\n", err)
+	if err == nil {
+		_ = s.Close()
+	}
+}
