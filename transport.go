@@ -919,24 +919,42 @@ func redirectedWithin(req *http.Request, authority string) bool {
 // before that was ("/x" after it). The server dialled is then no address
 // of the site the Host names, and its turn is taken too.
 func hostKeptAcross(req *http.Request) bool {
-	if req.Host == "" || req.Response == nil || req.Response.Request == nil || req.Response.Request.URL == nil ||
-		req.Host != req.Response.Request.Host {
-		return false
+	// Back along the redirects, at most maxKeptHops: a RoundTripper that
+	// hands out one *http.Response twice may make them loop.
+	for range maxKeptHops {
+		from := req.Response
+		if req.Host == "" || from == nil || from.Request == nil || from.Request.URL == nil ||
+			normalAuthority(req.URL.Scheme, req.Host) != normalAuthority(req.URL.Scheme, from.Request.Host) {
+			return false // the Host sent before, as net/http keeps it or the Transport sent it
+		}
+		// Not a Host the caller's CheckRedirect set, nor a URL it changed
+		// (a crawler pinning each site's address): a Location with no
+		// scheme, and the server it names, if any, the one dialled.
+		loc, err := url.Parse(from.Header.Get("Location"))
+		if err != nil || loc.Scheme != "" || loc.Host != "" && loc.Host != req.URL.Host {
+			return false
+		}
+		a, b := normalAuthority(req.URL.Scheme, req.URL.Host), normalAuthority(from.Request.URL.Scheme, from.Request.URL.Host)
+		if a == "" || a != b {
+			return loc.Host != "" // naming none, the Location kept the server, unless a CheckRedirect moved it
+		}
+		req = from.Request
 	}
-	// Not a Host the caller's CheckRedirect set, nor a URL it changed
-	// (a crawler pinning each site's address): a Location with no
-	// scheme, and the server it names, if any, the one dialled.
-	loc, err := url.Parse(req.Response.Header.Get("Location"))
-	if err != nil || loc.Scheme != "" || loc.Host != "" && loc.Host != req.URL.Host {
-		return false
+	return true // both turns: the cautious answer
+}
+
+// maxKeptHops bounds how far back hostKeptAcross follows redirects: past
+// any limit an http.Client's CheckRedirect sets (net/http's is 10).
+const maxKeptHops = 64
+
+// normalAuthority returns the normalised authority of host under scheme (see
+// target.Split), or "" if it has none.
+func normalAuthority(scheme, host string) string {
+	k, _, err := target.Split(scheme+"://"+host+"/", nil)
+	if err != nil {
+		return ""
 	}
-	from := req.Response.Request
-	a, _, err := target.Split(req.URL.Scheme+"://"+req.URL.Host+"/", nil)
-	b, _, errFrom := target.Split(from.URL.Scheme+"://"+from.URL.Host+"/", nil)
-	if err != nil || errFrom != nil || string(a) != string(b) {
-		return loc.Host != "" // naming none, the Location kept the server, unless a CheckRedirect moved it
-	}
-	return hostKeptAcross(from) // at most the redirect limit deep
+	return string(k)
 }
 
 // requestURL returns the URL a request for u reaches: scheme, host and

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -2823,5 +2824,81 @@ func TestTransportKeptHostSecondHopKeepsRetryAfter(t *testing.T) {
 		defer mu.Unlock()
 		t.Errorf("http://victim.test/second right after its server answered 503 Retry-After: 3600 (to the second hop of a Host kept): %v, want ErrPaced; it got %q",
 			err, victimSeen)
+	}
+}
+
+// TestTransportKeptHostSpellingKeepsCrawlDelay: the redirect of
+// TestTransportKeptHostRedirectKeepsCrawlDelay, from a pinned request
+// whose Host spells a.test otherwise ("a.test:80", the scheme's port
+// written out; "A.test"): the Transport sends the pinned request with the
+// Host "a.test", which resp.Request holds, while net/http keeps the
+// caller's spelling on the redirect. The hop to victim.test's server is
+// a Host kept across all the same, and must not reach victim.test within
+// its Crawl-delay.
+func TestTransportKeptHostSpellingKeepsCrawlDelay(t *testing.T) {
+	for _, host := range []string{"a.test:80", "A.test"} {
+		t.Run(host, func(t *testing.T) {
+			checkLeaks(t)
+			hc, victimSeen := keptHostWeb(t, "User-agent: *\nCrawl-delay: 60\n")
+			ctx := context.Background()
+			if _, err := get(ctx, hc, "http://victim.test/first"); err != nil {
+				t.Fatal(err)
+			}
+			err := getPinnedAt(ctx, hc, "10.0.0.1", host, "/start")
+			if seen := victimSeen(); len(seen) > 1 {
+				t.Errorf("pinned with Host %q: victim.test's server got %q within its Crawl-delay of 60 s (the redirect's error: %v)",
+					host, seen, err)
+			}
+		})
+	}
+}
+
+// memoRedirects is a next RoundTripper that answers robots.txt afresh
+// and each other path with one *http.Response it keeps for that path (a
+// redirect: /a to /b, /b to /a), setting its Request to the request
+// being answered, as http.Transport does: a memoising stub, or a cache
+// that hands out what it stored.
+type memoRedirects struct {
+	mu   sync.Mutex
+	memo map[string]*http.Response
+	hops atomic.Int64
+}
+
+func (m *memoRedirects) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Path == "/robots.txt" {
+		return &http.Response{StatusCode: http.StatusOK, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+			Header: http.Header{}, Body: io.NopCloser(strings.NewReader("User-agent: *\nAllow: /\n")), Request: req}, nil
+	}
+	m.hops.Add(1)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	resp := m.memo[req.URL.Path]
+	if resp == nil {
+		to := map[string]string{"/a": "/b", "/b": "/a"}[req.URL.Path]
+		resp = &http.Response{StatusCode: http.StatusFound, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+			Header: http.Header{"Location": {to}}, Body: http.NoBody}
+		m.memo[req.URL.Path] = resp
+	}
+	resp.Request = req
+	return resp, nil
+}
+
+// TestTransportKeptHostRecursionEnds: a pinned crawler's request
+// (http://10.0.0.1/a, Host a.test) meets a redirect loop /a → /b → /a,
+// answered by a next RoundTripper that hands out one *http.Response per
+// path. The chain of Response.Request the http.Client builds then loops
+// (hop 2's /a response is hop 0's, whose Request is now hop 2's), and
+// hostKeptAcross, which follows it while each hop stays on the server
+// with the Host kept, must still end: the http.Client's limit of 10
+// redirects ends the loop with an error, not the process.
+func TestTransportKeptHostRecursionEnds(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(64 << 20)) // fail fast, not after a gigabyte of stack
+	m := &memoRedirects{memo: map[string]*http.Response{}}
+	c, tr := NewClientTransport(m, []Option{WithUserAgent(testUA)}, WithIntervalBounds(time.Millisecond, time.Millisecond))
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	err := getPinnedAt(context.Background(), hc, "10.0.0.1", "a.test", "/a")
+	if err == nil || !strings.Contains(err.Error(), "stopped after 10 redirects") {
+		t.Errorf("the redirect loop ended with %v after %d hops, want the http.Client's redirect limit", err, m.hops.Load())
 	}
 }
