@@ -131,6 +131,8 @@ type result struct {
 // line for each to out.
 func run(out io.Writer, s *sites) (result, error) {
 	var res result
+	// The demo's sites are on loopback, which robotstxt.PublicOnly(nil),
+	// the transport a crawler of the web builds on, refuses.
 	next := &http.Transport{}
 	defer next.CloseIdleConnections()
 	// One RoundTripper for everything: the Client fetches robots.txt
@@ -157,6 +159,9 @@ func run(out io.Writer, s *sites) (result, error) {
 			fmt.Fprintf(out, "REFUSED  %-28s %s by robots.txt line %d (Disallow: %s)\n",
 				s.name(u), refused, de.Decision.Rule.Line, de.Decision.Rule.Pattern)
 		case err != nil:
+			// A crawler requeues what robots.txt defers or pacing holds
+			// (a DeferredError, a PacedError: see examples/crawler);
+			// the demo's sites give neither.
 			return res, err
 		default:
 			body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
