@@ -44,8 +44,8 @@ func Open(path string, opts ...Option) (*Store, error) {
 		db, live, err = replace(path, found, db, err, cfg.logger)
 	}
 	if err != nil {
-		if found == nil && !errors.Is(err, ErrLocked) {
-			removeUnfinished(path)
+		if (found == nil || found.Mode().IsRegular() && found.Size() == 0) && !errors.Is(err, ErrLocked) {
+			emptyUnfinished(path) // bbolt lays out an empty file as one it creates
 		}
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
@@ -348,14 +348,15 @@ func isLeaked(path string) bool {
 	return err == nil && slices.ContainsFunc(leaked.files, func(l os.FileInfo) bool { return os.SameFile(l, fi) })
 }
 
-// removeUnfinished removes the file at path, which an Open that found
-// none there failed to open, when it is shorter than the four pages bbolt
-// writes first and no other Open holds it: bbolt was cut short laying it
-// out (a full disk), and every later Open would refuse it as damaged,
-// with room again too.
-func removeUnfinished(path string) {
+// emptyUnfinished empties the file at path, which an Open that found
+// none there, or an empty one, failed to lay out, when it is shorter than
+// the four pages bbolt writes first and no other Open holds it: bbolt was
+// cut short laying it out (a full disk), and every later Open would refuse
+// it as damaged, with room again too. Emptied, not removed: the path may
+// be a link the operator made.
+func emptyUnfinished(path string) {
 	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() >= 4*int64(os.Getpagesize()) {
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 || fi.Size() >= 4*int64(os.Getpagesize()) {
 		return
 	}
 	db, err := openDB(path, true) // refused while another Open holds it
@@ -363,6 +364,6 @@ func removeUnfinished(path string) {
 		_ = db.Close()
 	}
 	if !errors.Is(err, ErrLocked) {
-		_ = os.Remove(path)
+		_ = os.Truncate(path, 0)
 	}
 }

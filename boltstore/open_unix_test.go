@@ -58,3 +58,31 @@ func TestOpenLimitedHelper(t *testing.T) {
 		_ = s.Close()
 	}
 }
+
+// TestOpenEmptyFileAfterLayoutFailed: an empty file at path (a
+// crawler killed between bbolt's create and its first write, or a path
+// made with touch) is one bbolt lays out anew, as it does a file it
+// creates. An Open that fails laying it out on a full disk (RLIMIT_FSIZE
+// of 8 KiB in a helper process) leaves no part the next Open, with room
+// again, refuses as damaged.
+func TestOpenEmptyFileAfterLayoutFailed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "robots.db")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOpenLimitedHelper$", "-test.count=1")
+	cmd.Env = append(os.Environ(), envPath+"="+path, "BOLTSTORE_FSIZE=8192")
+	out, _ := cmd.CombinedOutput()
+	if !bytes.Contains(out, []byte("OPEN ")) {
+		t.Fatalf("helper: %s", out)
+	}
+	t.Logf("helper: %s", bytes.TrimSpace(bytes.SplitN(out, []byte("\n"), 2)[0]))
+	s, err := Open(path)
+	if err != nil {
+		t.Fatalf("Open with no limit, after an Open that failed laying out an empty file: %v", err)
+	}
+	set(t, s, authority, []byte("v"))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
