@@ -96,7 +96,11 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // the URL's, and both the one dialled and the one its Host header names
 // for a name net/http sends unmapped, in the URL or in a Request.Host
 // naming the URL's host, or a Host naming the URL's host at another
-// port), however it is spelled and whatever address it is sent to.
+// port), however it is spelled and whatever address it is sent to. A
+// redirect an http.Client sends to another server with the Host of the
+// request before it kept (a Location "//other.test/x"; a Host a
+// CheckRedirect sets is the caller's) takes the turns of both that Host's
+// site and the server's, and a 429 or 503 holds both.
 // Requests to one site reach it at least the Crawl-delay robots.txt
 // gives the Client's product tokens apart (else
 // [WithDefaultInterval]; for a Host of its own, the longer of the two
