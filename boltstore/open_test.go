@@ -658,3 +658,46 @@ func TestOpenDirectory(t *testing.T) {
 		t.Errorf("the directory was moved aside to %s", dir+unusableSuffix)
 	}
 }
+
+// TestEmptyUnfinishedSparesAnOpenAboutToLock: emptyUnfinished (the end
+// of an Open that found no file and failed: nothing written on a full
+// disk, a size limit) must not take the file from an Open that has it
+// open but not yet locked (bbolt opens with O_CREATE, then flocks: a
+// second crawler started on the same path), which holds no lock to
+// refuse it: that Open's Store stays on the file at path, and a third
+// Open there fails with ErrLocked.
+func TestEmptyUnfinishedSparesAnOpenAboutToLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "robots.db")
+	opened, resume := make(chan struct{}), make(chan struct{})
+	type result struct {
+		db  *bolt.DB
+		err error
+	}
+	done := make(chan result, 1)
+	go func() { // the other Open's bbolt.Open, as openDB calls it
+		db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: lockTimeout,
+			OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+				f, err := os.OpenFile(name, flag, perm)
+				close(opened) // open, not yet locked
+				<-resume
+				return f, err
+			}})
+		done <- result{db, err}
+	}()
+	<-opened
+	emptyUnfinished(path) // the failed Open's end: an empty file, under four pages
+	close(resume)
+	r := <-done
+	if r.err != nil {
+		t.Fatalf("the other Open: %v", r.err)
+	}
+	defer r.db.Close()
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("emptyUnfinished removed the file another Open had open and was about to lock: %v", err)
+		s, err := Open(path)
+		if err == nil {
+			_ = s.Close()
+			t.Errorf("and a third Open opened a Store at %s while the other holds one (want ErrLocked)", path)
+		}
+	}
+}

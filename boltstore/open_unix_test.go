@@ -86,3 +86,41 @@ func TestOpenEmptyFileAfterLayoutFailed(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestOpenAfterCreateFailedThroughSymlink: the Store's path is a symlink
+// to where the file is to live (another volume, with room), and the
+// first Open, creating the file there, is cut short (RLIMIT_FSIZE, as
+// in TestOpenAfterCreateFailed). The link stays, the file at its target
+// is emptied, not left cut short, and the next Open makes the Store there.
+func TestOpenAfterCreateFailedThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target, path := filepath.Join(dir, "big-volume.db"), filepath.Join(dir, "robots.db")
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOpenLimitedHelper$", "-test.count=1")
+	cmd.Env = append(os.Environ(), envPath+"="+path, "BOLTSTORE_FSIZE=8192")
+	out, _ := cmd.CombinedOutput()
+	if !bytes.Contains(out, []byte("OPEN ")) {
+		t.Fatalf("helper: %s", out)
+	}
+	t.Logf("helper: %s", bytes.TrimSpace(bytes.SplitN(out, []byte("\n"), 2)[0]))
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("after the failed Open, %s is no longer the symlink to %s (%v, %v)", path, target, fi, err)
+	}
+	if fi, err := os.Stat(target); err == nil && fi.Size() != 0 {
+		t.Errorf("the cut-short file (%d bytes) is still at %s", fi.Size(), target)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatalf("Open with no limit, after an Open that failed creating the file: %v", err)
+	}
+	set(t, s, authority, []byte("v"))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	t.Errorf("the Store was made at %s, in place of the symlink, not at %s", path, target)
+}
