@@ -210,7 +210,7 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	if strings.EqualFold(token, "mozilla") {
 		// A crawler's whole User-Agent header: the token a Client
 		// sending it goes by.
-		if named, ok := productToken(a.Value); ok && !strings.EqualFold(named, token) {
+		if named, ok := productToken(a.Value); ok && !strings.EqualFold(named, token) && !lt.fileNames(named) {
 			lt.add(a.Line, codeAgentCut, "user-agent %q is a User-Agent header, read as %s, a browser's name no crawler goes by: %s gets no group; give its token alone (User-agent: %s)",
 				a.Value, token, named, named)
 			return
@@ -319,6 +319,17 @@ func (lt *linter) groupNamesOthers(line int) bool {
 		}
 	}
 	return lt.named[line]
+}
+
+// fileNames reports whether a user-agent line of the file names crawler
+// (a token), which then has a group.
+func (lt *linter) fileNames(crawler string) bool {
+	for _, g := range lt.file.Groups {
+		if slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return !a.Global && strings.EqualFold(a.Token, crawler) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // groupNames reports whether the group of the user-agent line at line

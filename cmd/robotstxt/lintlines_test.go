@@ -819,3 +819,30 @@ func TestLintUserAgentKeyTypoMovesRules(t *testing.T) {
 		}
 	}
 }
+
+// TestLintBrowserStringAgentNamedElsewhere: a user-agent written as a
+// crawler's whole User-Agent header is no error when the crawler it names
+// has a group all the same: in the same group on a line of its own
+// (1128.txt: "User-agent: Baiduspider" ... "User-agent: Mozilla/5.0
+// (compatible; Baiduspider/2.0; …)" over one Disallow: /), or in a group
+// of its own with the same rules (0678.txt, BecomeBot; 0614.txt and a
+// dozen others, "Bullseye/1.0" then "Mozilla/4.0 (compatible; BullsEye;
+// Windows 95)"): it is what "User-agent: GPTBot CCBot" with CCBot on a
+// line of the group's own is, agent-token, an info.
+func TestLintBrowserStringAgentNamedElsewhere(t *testing.T) {
+	const header = "Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)"
+	for _, body := range []string{
+		"User-agent: *\nAllow: /\n\nUser-agent: Baiduspider\nUser-agent: " + header + "\nDisallow: /\n",
+		"User-agent: *\nAllow: /\n\nUser-agent: Baiduspider\nDisallow: /\n\nUser-agent: " + header + "\nDisallow: /\n",
+	} {
+		if robotstxt.Parse([]byte(body)).Allowed("Baiduspider", "/page") {
+			t.Fatalf("%q: the Client gives Baiduspider no group; the test's premise is wrong", body)
+		}
+		for _, f := range lintText(t, body) {
+			if f.Severity == sevError {
+				t.Errorf("%q\n  Baiduspider has its group (the Client shuts it out), but lint says line %d: %s: %s",
+					body, f.Line, f.Code, f.Message)
+			}
+		}
+	}
+}
