@@ -928,7 +928,7 @@ func hostKeptAcross(req *http.Request) bool {
 	for range maxKeptHops {
 		from := req.Response
 		if req.Host == "" || from == nil || from.Request == nil || from.Request.URL == nil ||
-			normalAuthority(req.URL.Scheme, req.Host) != normalAuthority(req.URL.Scheme, from.Request.Host) {
+			normalAuthority(req.URL.Scheme, sentAs(req.Host)) != normalAuthority(req.URL.Scheme, sentAs(from.Request.Host)) {
 			return false // the Host sent before, as net/http keeps it or the Transport sent it
 		}
 		// Not a Host the caller's CheckRedirect set, nor a URL it changed
@@ -945,6 +945,20 @@ func hostKeptAcross(req *http.Request) bool {
 		req = from.Request
 	}
 	return true // both turns: the cautious answer
+}
+
+// sentAs returns host as net/http writes it in a Host header (see
+// headerHost): a name not in ASCII in Punycode, unmapped, which the
+// normal authority maps otherwise (ＡＢ.test is ab.test, its header
+// xn--…).
+func sentAs(host string) string {
+	if host == "" {
+		return ""
+	}
+	if h, err := headerHost(&http.Request{Host: host}); err == nil {
+		return h
+	}
+	return host
 }
 
 // maxKeptHops bounds how far back hostKeptAcross follows redirects: past

@@ -2902,3 +2902,30 @@ func TestTransportKeptHostRecursionEnds(t *testing.T) {
 		t.Errorf("the redirect loop ended with %v after %d hops, want the http.Client's redirect limit", err, m.hops.Load())
 	}
 }
+
+// TestTransportKeptHostNonASCIISpellingKeepsCrawlDelay: the redirect of
+// TestTransportKeptHostSpellingKeepsCrawlDelay, from a pinned request
+// whose Host is an IDN spelt with characters IDNA maps ("ＡＢ.test" in
+// full-width letters, "BÜCHER.test" in capitals). net/http keeps the
+// caller's spelling on the redirect; the Transport sent the pinned
+// request with the Punycode of that spelling unmapped (headerHost: the
+// Host a server is asked for), which normalAuthority alone would map
+// otherwise: the Host is kept across servers all the same, and the hop
+// to victim.test's server waits for victim.test's Crawl-delay.
+func TestTransportKeptHostNonASCIISpellingKeepsCrawlDelay(t *testing.T) {
+	for _, host := range []string{"ＡＢ.test", "BÜCHER.test"} {
+		t.Run(host, func(t *testing.T) {
+			checkLeaks(t)
+			hc, victimSeen := keptHostWeb(t, "User-agent: *\nCrawl-delay: 60\n")
+			ctx := context.Background()
+			if _, err := get(ctx, hc, "http://victim.test/first"); err != nil {
+				t.Fatal(err)
+			}
+			err := getPinnedAt(ctx, hc, "10.0.0.1", host, "/start")
+			if seen := victimSeen(); len(seen) > 1 {
+				t.Errorf("pinned with Host %q: victim.test's server got %q within its Crawl-delay of 60 s (the redirect's error: %v)",
+					host, seen, err)
+			}
+		})
+	}
+}
