@@ -349,21 +349,31 @@ func isLeaked(path string) bool {
 }
 
 // emptyUnfinished empties the file at path, which an Open that found
-// none there, or an empty one, failed to lay out, when it is shorter than
-// the four pages bbolt writes first and no other Open holds it: bbolt was
-// cut short laying it out (a full disk), and every later Open would refuse
-// it as damaged, with room again too. Emptied, not removed: the path may
-// be a link the operator made.
+// none there, or an empty one, failed to lay out, when it holds only the
+// start of bbolt's layout (under its first four pages, a meta page first)
+// and no other Open holds it: bbolt was cut short laying it out (a full
+// disk), and every later Open would refuse it as damaged, with room again
+// too. It empties the file it checked, through its handle, and not a
+// link the operator made at path.
 func emptyUnfinished(path string) {
-	fi, err := os.Stat(path)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	var head [pageHead + 4]byte
+	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 || fi.Size() >= 4*int64(os.Getpagesize()) {
 		return
+	}
+	if _, err := f.ReadAt(head[:], 0); err != nil || binary.LittleEndian.Uint32(head[pageHead:]) != metaMagic {
+		return // another program's, written since Open found it empty
 	}
 	db, err := openDB(path, true) // refused while another Open holds it
 	if err == nil {
 		_ = db.Close()
 	}
 	if !errors.Is(err, ErrLocked) {
-		_ = os.Truncate(path, 0)
+		_ = f.Truncate(0)
 	}
 }

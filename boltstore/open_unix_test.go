@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestOpenAfterCreateFailed: an Open that creates the file on a disk
@@ -123,4 +124,60 @@ func TestOpenAfterCreateFailedThroughSymlink(t *testing.T) {
 		return
 	}
 	t.Errorf("the Store was made at %s, in place of the symlink, not at %s", path, target)
+}
+
+// ready: the open of writeUnderLock sends on it when about to Open.
+var ready chan struct{}
+
+// writeUnderLock makes the file at path empty and holds bbolt's lock on
+// it (an flock, as another Open or program holds it), starts open on it,
+// and 20 ms after open says it is about to Open (on ready), while Open
+// waits for the lock (bbolt retries at 50 ms), writes data and lets go:
+// the file was empty when open looked, and holds data when bbolt reads
+// it. It returns open's error.
+func writeUnderLock(t *testing.T, path string, data []byte, open func() error) error {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	ready = make(chan struct{}, 1)
+	go func() { errc <- open() }()
+	<-ready // open says when it is about to Open
+	time.Sleep(20 * time.Millisecond)
+	if _, err := f.WriteAt(data, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_UN); err != nil {
+		t.Fatal(err)
+	}
+	return <-errc
+}
+
+// TestOpenEmptyFileSparesDataWrittenMeanwhile: the path names a file
+// that is empty when Open looks (a file another program has just made,
+// or truncated to write afresh: a log after rotation, a state file) and
+// holds that program's data by the time bbolt reads it. Open fails
+// (not a bbolt file), and leaves the other program's file as it is: a
+// small file is no layout bbolt cut short unless a meta page opens it.
+func TestOpenEmptyFileSparesDataWrittenMeanwhile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "robots.db")
+	data := []byte("2026-12-06T13:00:00Z another program's line\n")
+	err := writeUnderLock(t, path, data, func() error {
+		ready <- struct{}{}
+		s, err := Open(path)
+		if err == nil {
+			_ = s.Close()
+		}
+		return err
+	})
+	t.Logf("Open: %v", err)
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
+		t.Errorf("after the failed Open, the other program's file holds %q, want %q", got, data)
+	}
 }
