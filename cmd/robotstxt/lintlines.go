@@ -210,7 +210,7 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	if strings.EqualFold(token, "mozilla") {
 		// A crawler's whole User-Agent header: the token a Client
 		// sending it goes by.
-		if named, ok := productToken(a.Value); ok && !strings.EqualFold(named, token) && !lt.fileNames(named) {
+		if named, ok := productToken(a.Value); ok && !strings.EqualFold(named, token) && !lt.fileNames(named, a.Line) {
 			lt.add(a.Line, codeAgentCut, "user-agent %q is a User-Agent header, read as %s, a browser's name no crawler goes by: %s gets no group; give its token alone (User-agent: %s)",
 				a.Value, token, named, named)
 			return
@@ -321,15 +321,33 @@ func (lt *linter) groupNamesOthers(line int) bool {
 	return lt.named[line]
 }
 
-// fileNames reports whether a user-agent line of the file names crawler
-// (a token), which then has a group.
-func (lt *linter) fileNames(crawler string) bool {
+// fileNames reports whether the rules of the group of the user-agent
+// line at line reach crawler (a token) all the same: that group names
+// it, or each of its rules is one of a group that does.
+func (lt *linter) fileNames(crawler string, line int) bool {
+	type rule struct {
+		pattern string
+		allow   bool
+	}
+	var mine []parser.Rule
+	theirs := map[rule]bool{}
+	named := false
 	for _, g := range lt.file.Groups {
-		if slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return !a.Global && strings.EqualFold(a.Token, crawler) }) {
-			return true
+		names := slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return !a.Global && strings.EqualFold(a.Token, crawler) })
+		if slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return a.Line == line }) {
+			if names {
+				return true
+			}
+			mine = g.Rules
+		}
+		if names {
+			named = true
+			for _, r := range g.Rules {
+				theirs[rule{r.Pattern, r.Allow}] = true
+			}
 		}
 	}
-	return false
+	return named && !slices.ContainsFunc(mine, func(r parser.Rule) bool { return !theirs[rule{r.Pattern, r.Allow}] })
 }
 
 // groupNames reports whether the group of the user-agent line at line

@@ -846,3 +846,24 @@ func TestLintBrowserStringAgentNamedElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// TestLintBrowserStringAgentNamedInAnotherGroupWithOtherRules: a
+// user-agent written as a crawler's whole User-Agent header, over rules
+// that the crawler's own group elsewhere does not hold, is still an
+// error: the crawler gets its own group (Allow: /), never the header's
+// (Disallow: /), which no crawler gets. fileNames silences it because
+// some line of the file names Baiduspider, whatever its group says.
+func TestLintBrowserStringAgentNamedInAnotherGroupWithOtherRules(t *testing.T) {
+	const header = "Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)"
+	body := "User-agent: Baiduspider\nAllow: /\n\nUser-agent: " + header + "\nDisallow: /\n"
+	if !robotstxt.Parse([]byte(body)).Allowed("Baiduspider", "/page") {
+		t.Fatalf("the premise is wrong: the Client shuts Baiduspider out")
+	}
+	for _, f := range lintText(t, body) {
+		if f.Line == 4 && f.Severity == sevError {
+			return
+		}
+	}
+	t.Errorf("%q: Baiduspider is allowed everywhere (its own group), the header's Disallow: / reaches no crawler, and lint gives no error on line 4: %v",
+		body, lintText(t, body))
+}
