@@ -361,13 +361,14 @@ func emptyUnfinished(path string) {
 		return
 	}
 	defer f.Close()
-	var head [pageHead + 4]byte
+	var head [pageHead + 12]byte // a meta page's magic, version and page size
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 || fi.Size() >= 4*int64(os.Getpagesize()) {
 		return
 	}
-	if _, err := f.ReadAt(head[:], 0); err != nil || binary.LittleEndian.Uint32(head[pageHead:]) != metaMagic {
-		return // another program's, written since Open found it empty
+	if _, err := f.ReadAt(head[:], 0); err != nil || binary.LittleEndian.Uint32(head[pageHead:]) != metaMagic ||
+		binary.LittleEndian.Uint32(head[pageHead+8:]) != uint32(os.Getpagesize()) {
+		return // another program's, written since Open found it empty (a whole one if of smaller pages)
 	}
 	db, err := openDB(path, true) // refused while another Open holds it
 	if err == nil {

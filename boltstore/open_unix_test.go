@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // TestOpenAfterCreateFailed: an Open that creates the file on a disk
@@ -179,5 +181,53 @@ func TestOpenEmptyFileSparesDataWrittenMeanwhile(t *testing.T) {
 	t.Logf("Open: %v", err)
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
 		t.Errorf("after the failed Open, the other program's file holds %q, want %q", got, data)
+	}
+}
+
+// TestOpenEmptyFileSparesSmallPagedBboltFileWrittenMeanwhile: as in
+// TestOpenEmptyFileSparesDataWrittenMeanwhile, the path is empty when
+// Open looks and holds another program's file when bbolt reads it; here
+// that program keeps a bbolt file of its own (1 KiB pages, NoGrowSync),
+// complete and holding data, yet under four of this system's pages.
+// Open fails (a bucket not boltstore's), and must leave it as it is: a
+// meta page first and a size under 4*os.Getpagesize() is no layout
+// bbolt cut short when the meta page says its pages are smaller.
+func TestOpenEmptyFileSparesSmallPagedBboltFileWrittenMeanwhile(t *testing.T) {
+	other := filepath.Join(t.TempDir(), "other.db")
+	db, err := bolt.Open(other, 0o600, &bolt.Options{PageSize: 1024, NoGrowSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucket([]byte("accounts"))
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte("alice"), []byte("balance=100"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) >= 4*os.Getpagesize() {
+		t.Skipf("the other program's file is %d bytes, not under four pages of %d", len(data), os.Getpagesize())
+	}
+	path := filepath.Join(t.TempDir(), "robots.db")
+	err = writeUnderLock(t, path, data, func() error {
+		ready <- struct{}{}
+		s, err := Open(path)
+		if err == nil {
+			_ = s.Close()
+		}
+		return err
+	})
+	t.Logf("Open: %v", err)
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
+		t.Errorf("after the failed Open, the other program's bbolt file (%d bytes, 1 KiB pages, a bucket with data) holds %d bytes", len(data), len(got))
 	}
 }
