@@ -321,33 +321,50 @@ func (lt *linter) groupNamesOthers(line int) bool {
 	return lt.named[line]
 }
 
-// fileNames reports whether the rules of the group of the user-agent
-// line at line reach crawler (a token) all the same: that group names
-// it, or each of its rules is one of a group that does.
+// fileNames reports whether what the group of the user-agent line at
+// line says reaches crawler (a token) all the same: the groups that reach
+// it (those naming it, else those of *) hold that line, or each of its
+// rules, extensions (Crawl-delay) and Content-Usage rules.
 func (lt *linter) fileNames(crawler string, line int) bool {
-	type rule struct {
-		pattern string
-		allow   bool
+	type said struct {
+		kind, key, value string
+		allow            bool
 	}
-	var mine []parser.Rule
-	theirs := map[rule]bool{}
-	named := false
+	says := func(g parser.Group) []said {
+		var out []said
+		for _, r := range g.Rules {
+			out = append(out, said{"rule", r.Pattern, "", r.Allow})
+		}
+		for _, e := range g.Extensions {
+			out = append(out, said{"record", e.Key, e.Value, false})
+		}
+		for _, u := range g.Usage {
+			out = append(out, said{"usage", u.Path, u.Statement, false})
+		}
+		return out
+	}
+	naming := func(a parser.UserAgent) bool { return !a.Global && strings.EqualFold(a.Token, crawler) }
+	ownGroup := slices.ContainsFunc(lt.file.Groups, func(g parser.Group) bool { return slices.ContainsFunc(g.Agents, naming) })
+	reaches := func(a parser.UserAgent) bool { return naming(a) || !ownGroup && a.Global }
+	var mine []said
+	theirs := map[said]bool{}
+	reached := false
 	for _, g := range lt.file.Groups {
-		names := slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return !a.Global && strings.EqualFold(a.Token, crawler) })
+		its := slices.ContainsFunc(g.Agents, reaches)
 		if slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return a.Line == line }) {
-			if names {
+			if its {
 				return true
 			}
-			mine = g.Rules
+			mine = says(g)
 		}
-		if names {
-			named = true
-			for _, r := range g.Rules {
-				theirs[rule{r.Pattern, r.Allow}] = true
+		if its {
+			reached = true
+			for _, l := range says(g) {
+				theirs[l] = true
 			}
 		}
 	}
-	return named && !slices.ContainsFunc(mine, func(r parser.Rule) bool { return !theirs[rule{r.Pattern, r.Allow}] })
+	return reached && !slices.ContainsFunc(mine, func(l said) bool { return !theirs[l] })
 }
 
 // groupNames reports whether the group of the user-agent line at line

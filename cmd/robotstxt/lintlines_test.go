@@ -867,3 +867,54 @@ func TestLintBrowserStringAgentNamedInAnotherGroupWithOtherRules(t *testing.T) {
 	t.Errorf("%q: Baiduspider is allowed everywhere (its own group), the header's Disallow: / reaches no crawler, and lint gives no error on line 4: %v",
 		body, lintText(t, body))
 }
+
+// TestLintBrowserStringAgentGroupWithCrawlDelayOnly: a user-agent
+// written as a crawler's whole User-Agent header, over a Crawl-delay (and
+// no rule, or only rules the crawler's own group holds too), while the
+// crawler has a group of its own elsewhere: the crawler gets its own
+// group, without the delay, which the Client then never keeps: an error,
+// though no rule of the header's group is one the crawler misses.
+func TestLintBrowserStringAgentGroupWithCrawlDelayOnly(t *testing.T) {
+	const header = "Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)"
+	for _, body := range []string{
+		"User-agent: Baiduspider\nDisallow: /admin/\n\nUser-agent: " + header + "\nCrawl-delay: 10\n",
+		"User-agent: Baiduspider\nDisallow: /admin/\n\nUser-agent: " + header + "\nDisallow: /admin/\nCrawl-delay: 10\n",
+		"User-agent: Baiduspider\nDisallow: /admin/\n\nUser-agent: " + header + "\nContent-Usage: train-ai=n\n",
+	} {
+		r := robotstxt.Parse([]byte(body))
+		if d, ok := r.CrawlDelay("Baiduspider"); ok || d != 0 {
+			t.Fatalf("%q: the premise is wrong: the Client gives Baiduspider a crawl-delay of %v", body, d)
+		}
+		errs := 0
+		for _, f := range lintText(t, body) {
+			if f.Line == 4 && f.Severity == sevError {
+				errs++
+			}
+		}
+		if errs == 0 {
+			t.Errorf("%q: the header's group reaches no crawler (Baiduspider gets its own group, without what line 5 says), and lint gives no error on line 4: %v",
+				body, lintText(t, body))
+		}
+	}
+}
+
+// TestLintBrowserStringAgentInGlobalGroup: a user-agent written as a
+// crawler's whole User-Agent header in the group of "User-agent: *",
+// while the crawler has no group of its own: the crawler gets this very
+// group through *, the header's rules reach it, and giving its token
+// alone changes nothing: no error.
+func TestLintBrowserStringAgentInGlobalGroup(t *testing.T) {
+	const header = "Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)"
+	body := "User-agent: *\nUser-agent: " + header + "\nDisallow: /private/\n"
+	fixed := "User-agent: *\nUser-agent: Baiduspider\nDisallow: /private/\n"
+	for _, u := range []string{"/private/x", "/public"} {
+		if robotstxt.Parse([]byte(body)).Allowed("Baiduspider", u) != robotstxt.Parse([]byte(fixed)).Allowed("Baiduspider", u) {
+			t.Fatalf("the premise is wrong: naming Baiduspider changes %s", u)
+		}
+	}
+	for _, f := range lintText(t, body) {
+		if f.Severity == sevError {
+			t.Errorf("%q\n  Baiduspider gets this group through *, as it would named, but lint says line %d: %s: %s", body, f.Line, f.Code, f.Message)
+		}
+	}
+}
