@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -210,7 +212,7 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	if strings.EqualFold(token, "mozilla") {
 		// A crawler's whole User-Agent header: the token a Client
 		// sending it goes by.
-		if named, ok := productToken(a.Value); ok && !strings.EqualFold(named, token) && !lt.fileNames(named, a.Line) {
+		if named, ok := productToken(a.Value); ok && !strings.EqualFold(named, token) && !lt.readsAsNamed(named, a.Line) {
 			lt.add(a.Line, codeAgentCut, "user-agent %q is a User-Agent header, read as %s, a browser's name no crawler goes by: %s gets no group; give its token alone (User-agent: %s)",
 				a.Value, token, named, named)
 			return
@@ -321,50 +323,51 @@ func (lt *linter) groupNamesOthers(line int) bool {
 	return lt.named[line]
 }
 
-// fileNames reports whether what the group of the user-agent line at
-// line says reaches crawler (a token) all the same: the groups that reach
-// it (those naming it, else those of *) hold that line, or each of its
-// rules, extensions (Crawl-delay) and Content-Usage rules.
-func (lt *linter) fileNames(crawler string, line int) bool {
-	type said struct {
-		kind, key, value string
-		allow            bool
+// readsAsNamed reports whether crawler (a token) reads the file as it
+// would were the user-agent line at line "User-agent: crawler": the same
+// rules, Crawl-delay and usage preferences, as the library reads them.
+// Then what that line's group says reaches it all the same.
+func (lt *linter) readsAsNamed(crawler string, line int) bool {
+	lines := slices.Clone(lt.lines.lines)
+	lines[line-1] = "User-agent: " + crawler
+	as := robotstxt.ParseMode([]byte(strings.Join(lt.lines.lines, "\n")), lt.mode)
+	meant := robotstxt.ParseMode([]byte(strings.Join(lines, "\n")), lt.mode)
+	type rule struct {
+		pattern string
+		allow   bool
 	}
-	says := func(g parser.Group) []said {
-		var out []said
-		for _, r := range g.Rules {
-			out = append(out, said{"rule", r.Pattern, "", r.Allow})
+	rules := func(r *robotstxt.Robots) []rule {
+		var out []rule
+		for _, ru := range r.Rules(crawler) {
+			out = append(out, rule{ru.Pattern, ru.Allow})
 		}
-		for _, e := range g.Extensions {
-			out = append(out, said{"record", e.Key, e.Value, false})
-		}
-		for _, u := range g.Usage {
-			out = append(out, said{"usage", u.Path, u.Statement, false})
-		}
-		return out
+		slices.SortFunc(out, func(a, b rule) int {
+			return cmp.Or(strings.Compare(a.pattern, b.pattern), cmp.Compare(btoi(a.allow), btoi(b.allow)))
+		})
+		return slices.Compact(out) // a rule twice decides as once
 	}
-	naming := func(a parser.UserAgent) bool { return !a.Global && strings.EqualFold(a.Token, crawler) }
-	ownGroup := slices.ContainsFunc(lt.file.Groups, func(g parser.Group) bool { return slices.ContainsFunc(g.Agents, naming) })
-	reaches := func(a parser.UserAgent) bool { return naming(a) || !ownGroup && a.Global }
-	var mine []said
-	theirs := map[said]bool{}
-	reached := false
+	d1, ok1 := as.CrawlDelay(crawler)
+	d2, ok2 := meant.CrawlDelay(crawler)
+	if d1 != d2 || ok1 != ok2 || !slices.Equal(rules(as), rules(meant)) {
+		return false
+	}
+	paths := []string{"/"}
 	for _, g := range lt.file.Groups {
-		its := slices.ContainsFunc(g.Agents, reaches)
-		if slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return a.Line == line }) {
-			if its {
-				return true
-			}
-			mine = says(g)
-		}
-		if its {
-			reached = true
-			for _, l := range says(g) {
-				theirs[l] = true
-			}
+		for _, u := range g.Usage {
+			paths = append(paths, u.Path)
 		}
 	}
-	return reached && !slices.ContainsFunc(mine, func(l said) bool { return !theirs[l] })
+	return !slices.ContainsFunc(paths, func(p string) bool {
+		return as.Usage(crawler, "http://lint.test"+p) != meant.Usage(crawler, "http://lint.test"+p)
+	})
+}
+
+// btoi is 1 for true.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // groupNames reports whether the group of the user-agent line at line

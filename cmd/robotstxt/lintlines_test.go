@@ -918,3 +918,77 @@ func TestLintBrowserStringAgentInGlobalGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestLintBrowserStringAgentOwnGroupReplacesGlobal: a user-agent written
+// as a crawler's whole User-Agent header, in a group of its own, while
+// the crawler has no group naming it: the crawler gets the * groups. The
+// header's rules being among the * groups' is not enough: named, the
+// header's group would be the crawler's only group and replace *'s, so
+// what *'s says beyond it (here Disallow: /*.pdf$) is what the owner
+// meant not to apply, and does. An error, as the Client shows.
+func TestLintBrowserStringAgentOwnGroupReplacesGlobal(t *testing.T) {
+	const header = "Mozilla/5.0 (compatible; OGDWCtxCrawler)" // corpus 1640.txt
+	for _, tc := range []struct{ body, fixed, url string }{
+		{"User-agent: *\nAllow: /\nDisallow: /*.pdf$\n\nUser-agent: " + header + "\nAllow: /\n",
+			"User-agent: *\nAllow: /\nDisallow: /*.pdf$\n\nUser-agent: OGDWCtxCrawler\nAllow: /\n", "/doc.pdf"},
+		{"User-agent: *\nDisallow: /admin/\nDisallow: /search\n\nUser-agent: " + header + "\nDisallow: /admin/\n",
+			"User-agent: *\nDisallow: /admin/\nDisallow: /search\n\nUser-agent: OGDWCtxCrawler\nDisallow: /admin/\n", "/search"},
+	} {
+		if robotstxt.Parse([]byte(tc.body)).Allowed("OGDWCtxCrawler", tc.url) == robotstxt.Parse([]byte(tc.fixed)).Allowed("OGDWCtxCrawler", tc.url) {
+			t.Fatalf("%q: the premise is wrong: naming OGDWCtxCrawler changes nothing for %s", tc.body, tc.url)
+		}
+		errs := 0
+		for _, f := range lintText(t, tc.body) {
+			if f.Line == 5 && f.Severity == sevError {
+				errs++
+			}
+		}
+		if errs == 0 {
+			t.Errorf("%q: OGDWCtxCrawler gets the * group (%s disallowed), not line 5's group, which would allow it; lint gives no error on line 5: %v",
+				tc.body, tc.url, lintText(t, tc.body))
+		}
+	}
+}
+
+// TestLintBrowserStringAgentCrawlDelayOrder: the Client keeps the first
+// crawl-delay of the crawler's groups in file order. A header's group
+// before the crawler's own, with a crawl-delay that only a later group
+// of the crawler's repeats, would, named, give the crawler its delay
+// (10s) in place of the 5s it gets: the delay does not reach it, though
+// the value is among its groups'.
+func TestLintBrowserStringAgentCrawlDelayOrder(t *testing.T) {
+	const header = "Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)"
+	rest := "\n\nUser-agent: Baiduspider\nDisallow: /a\nCrawl-delay: 5\n\nUser-agent: Baiduspider\nDisallow: /a\nCrawl-delay: 10\n"
+	body := "User-agent: " + header + "\nDisallow: /a\nCrawl-delay: 10" + rest
+	fixed := "User-agent: Baiduspider\nDisallow: /a\nCrawl-delay: 10" + rest
+	d, _ := robotstxt.Parse([]byte(body)).CrawlDelay("Baiduspider")
+	df, _ := robotstxt.Parse([]byte(fixed)).CrawlDelay("Baiduspider")
+	if d == df {
+		t.Fatalf("the premise is wrong: naming Baiduspider keeps its crawl-delay %v", d)
+	}
+	for _, f := range lintText(t, body) {
+		if f.Line == 1 && f.Severity == sevError {
+			return
+		}
+	}
+	t.Errorf("%q: Baiduspider gets a crawl-delay of %v, named %v; lint gives no error on line 1: %v", body, d, df, lintText(t, body))
+}
+
+// TestLintBrowserStringAgentSameDelaySpelledOtherwise: a header's group
+// whose crawl-delay is the crawler's own group's, written 10.0 for 10:
+// named, the crawler's delay stays 10s, nothing changes: no error.
+func TestLintBrowserStringAgentSameDelaySpelledOtherwise(t *testing.T) {
+	const header = "Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)"
+	body := "User-agent: Baiduspider\nDisallow: /admin/\nCrawl-delay: 10\n\nUser-agent: " + header + "\nDisallow: /admin/\nCrawl-delay: 10.0\n"
+	fixed := "User-agent: Baiduspider\nDisallow: /admin/\nCrawl-delay: 10\n\nUser-agent: Baiduspider\nDisallow: /admin/\nCrawl-delay: 10.0\n"
+	d, _ := robotstxt.Parse([]byte(body)).CrawlDelay("Baiduspider")
+	df, _ := robotstxt.Parse([]byte(fixed)).CrawlDelay("Baiduspider")
+	if d != df || d != 10*time.Second {
+		t.Fatalf("the premise is wrong: %v vs %v", d, df)
+	}
+	for _, f := range lintText(t, body) {
+		if f.Line == 5 && f.Severity == sevError {
+			t.Errorf("%q: Baiduspider gets 10s either way, but lint says line 5: %s: %s", body, f.Code, f.Message)
+		}
+	}
+}
