@@ -31,6 +31,11 @@ type linter struct {
 	cutLine int
 	// errorsOnly drops the findings of lesser severity (see tailErrors).
 	errorsOnly bool
+	// headerChecks counts the user-agent lines read as User-Agent
+	// headers, up to maxHeaderChecks; asRead is the file as the library
+	// reads it, parsed for the first.
+	headerChecks int
+	asRead       *robotstxt.Robots
 }
 
 // lintDocument returns the findings for d read in mode, in line order.

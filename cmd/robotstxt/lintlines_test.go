@@ -992,3 +992,57 @@ func TestLintBrowserStringAgentSameDelaySpelledOtherwise(t *testing.T) {
 		}
 	}
 }
+
+// TestLintBrowserStringAgentsLinear: a 500 KiB file of User-Agent header
+// lines (each a group of its own) lints in about the time of one parse,
+// TestLintBrowserStringAgentsBounded: each user-agent line read as a
+// User-Agent header costs a parse of the whole file; a hostile file of
+// 500 KiB of them has at most 64 read so, not one per line
+// (a quadratic lint: 40 s), the rest getting the token's info as before.
+func TestLintBrowserStringAgentsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nDisallow: /\n")
+	for i := 0; b.Len() < 500<<10-100; i++ {
+		fmt.Fprintf(&b, "User-agent: Mozilla/5.0 (compatible; %sBot/1.0)\nDisallow: /x\n", letters(i))
+	}
+	headers := 0
+	for _, f := range lintText(t, b.String()) {
+		if strings.Contains(f.Message, "is a User-Agent header") {
+			headers++
+		}
+	}
+	if headers == 0 || headers > maxHeaderChecks {
+		t.Errorf("%d lines read as User-Agent headers, want 1 to %d", headers, maxHeaderChecks)
+	}
+}
+
+// letters spells i in the letters a to z, a crawler name's part.
+func letters(i int) string {
+	s := ""
+	for {
+		s = string(rune('a'+i%26)) + s
+		if i /= 26; i == 0 {
+			return s
+		}
+	}
+}
+
+// TestLintBrowserStringAgentAfterSecondBOM: a file whose first line
+// starts with a second byte order mark. The parser drops the first
+// only, so line 1 is an unknown key and line 2 a rule outside any
+// group: XBot gets no rule, and /x is allowed to it. Named (line 4
+// "User-agent: XBot"), it would be disallowed /x: line 4 is an error,
+// the lines rejoined keeping the second mark off line 1's key.
+func TestLintBrowserStringAgentAfterSecondBOM(t *testing.T) {
+	body := bom + bom + "User-agent: *\nDisallow: /x\n\nUser-agent: Mozilla/5.0 (compatible; XBot/1.0)\nDisallow: /x\n"
+	fixed := bom + bom + "User-agent: *\nDisallow: /x\n\nUser-agent: XBot\nDisallow: /x\n"
+	if robotstxt.Parse([]byte(body)).Allowed("XBot", "http://a.test/x") == robotstxt.Parse([]byte(fixed)).Allowed("XBot", "http://a.test/x") {
+		t.Fatal("the premise is wrong: naming XBot changes nothing for /x")
+	}
+	for _, f := range lintText(t, body) {
+		if f.Line == 4 && f.Severity == sevError {
+			return
+		}
+	}
+	t.Errorf("%q: XBot is allowed /x, named it would not be; lint gives no error on line 4: %v", body, lintText(t, body))
+}
