@@ -18,9 +18,10 @@ import (
 // considers a node (the server, or a master of a cluster) down: after
 // three failures in a row, for a second at a time, until a probe call
 // gets an answer. Failures that were all calls running out of time say
-// nothing of a call given more than twice theirs, which goes through: a
-// Pacer's Take under a Store timeout raised above a Client's
-// WithStoreTimeout, on a Redis slower than the latter.
+// nothing of a call given more than twice theirs, which goes through, one
+// at a time, without waiting out the second: a Pacer's Take under a Store
+// timeout raised above a Client's WithStoreTimeout, on a Redis slower
+// than the latter.
 var ErrUnavailable = errors.New("redisstore: redis unavailable")
 
 const (
@@ -77,10 +78,10 @@ type breaker struct {
 	probing  bool      // a probe call is in flight
 	// failedWithin is the longest time a call that failed since the last
 	// answer had, its deadline's; a failure other than a deadline's tells
-	// of every call (unbounded). An open breaker lets through a call given
-	// more than twice it, which those failures tell nothing of: a Pacer's
-	// Take under a Store timeout raised above the Client's Store calls',
-	// on a Redis slower than those.
+	// of every call (unbounded). An open breaker lets through, as its
+	// probe, a call given more than twice it, which those failures tell
+	// nothing of: a Pacer's Take under a Store timeout raised above the
+	// Client's Store calls', on a Redis slower than those.
 	failedWithin time.Duration
 
 	shown   bool         // the state last logged: open
@@ -109,10 +110,13 @@ func (s *Store) breaker(node string) *breaker {
 func (b *breaker) allow(had time.Duration) (ok, probe bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.openedAt.IsZero() || had/2 > b.failedWithin {
+	if b.openedAt.IsZero() {
 		return true, false
 	}
-	if b.probing || time.Since(b.openedAt) < retryAfter {
+	// A call given more than twice the time of those that failed by
+	// their deadline need not wait out retryAfter, but is the probe all
+	// the same: one at a time, however many callers give up on theirs.
+	if b.probing || time.Since(b.openedAt) < retryAfter && had/2 <= b.failedWithin {
 		return false, false
 	}
 	b.probing = true

@@ -403,25 +403,73 @@ func TestBreakerOpenedByShorterCallsLetsTakeThrough(t *testing.T) {
 
 // TestBreakerRefusesCallsNoLongerThanFailed: an open breaker lets through
 // only a call given more than twice the time of those that failed by
-// their deadline, and none past a failure other than a deadline's.
+// their deadline, as its probe, one at a time, and none past a failure
+// other than a deadline's until its second is out.
 func TestBreakerRefusesCallsNoLongerThanFailed(t *testing.T) {
 	s := unusedStore(t, quietLogger)
 	b := s.breaker("")
 	for range tripAfter {
 		b.done(false, failed, 200*time.Millisecond, context.DeadlineExceeded)
 	}
-	for _, tc := range []struct {
-		had  time.Duration
-		want bool
-	}{{200 * time.Millisecond, false}, {400 * time.Millisecond, false}, {2 * time.Second, true}} {
-		if ok, probe := b.allow(tc.had); ok != tc.want || probe {
-			t.Errorf("a call given %v after calls given 200 ms timed out: allowed %v (probe %v), want %v", tc.had, ok, probe, tc.want)
-		} else if ok {
-			b.done(false, unjudged, tc.had, nil)
+	for _, had := range []time.Duration{200 * time.Millisecond, 400 * time.Millisecond} {
+		if ok, _ := b.allow(had); ok {
+			t.Errorf("a call given %v let through after calls given 200 ms timed out", had)
 		}
 	}
-	b.done(false, failed, 2*time.Second, errors.New("connection refused"))
+	ok, probe := b.allow(2 * time.Second)
+	if !ok || !probe {
+		t.Fatalf("a call given 2 s after calls given 200 ms timed out: allowed %v, probe %v; want its probe", ok, probe)
+	}
+	if ok, _ := b.allow(2 * time.Second); ok {
+		t.Error("a second call given 2 s let through while the first is the probe")
+	}
+	b.done(true, unjudged, 2*time.Second, nil) // its caller gave up
+	if ok, probe := b.allow(2 * time.Second); !ok || !probe {
+		t.Errorf("a call given 2 s once the probe ended: allowed %v, probe %v; want the next probe", ok, probe)
+	}
+	b.done(true, failed, 2*time.Second, errors.New("connection refused"))
 	if ok, _ := b.allow(time.Hour); ok {
-		t.Error("a call given an hour let through after a refused connection")
+		t.Error("a call given an hour let through within a second of a refused connection")
+	}
+}
+
+// TestOpenBreakerLetsLongerCallsThroughOneAtATime: a hung Redis opened
+// the breaker through a Client's 200 ms calls. Takes given the Store's
+// 2 s, whose callers cancel them after 500 ms (saying nothing of Redis),
+// go through as the breaker's probe, one at a time, not each to the hung
+// Redis, though none raises the time the failures had.
+func TestOpenBreakerLetsLongerCallsThroughOneAtATime(t *testing.T) {
+	rs := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: rs.Addr(), ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = rdb.Close() })
+	store := New(rdb, WithLogger(quietLogger), WithTimeout(2*time.Second))
+	if _, _, err := store.Take(context.Background(), "http://warm.test:80", 0); err != nil {
+		t.Fatal(err)
+	}
+	rs.Pause()
+	t.Cleanup(rs.Resume)
+	for range tripAfter {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		_, _ = store.Get(ctx, "http://a.test:80")
+		cancel()
+	}
+	var reached atomic.Int64
+	var wg sync.WaitGroup
+	for range 30 {
+		wg.Go(func() {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			time.AfterFunc(500*time.Millisecond, cancel)
+			_, _, err := store.Take(ctx, "http://s.test:80", time.Second)
+			if !errors.Is(err, ErrUnavailable) {
+				reached.Add(1)
+			}
+		})
+		time.Sleep(100 * time.Millisecond)
+	}
+	wg.Wait()
+	t.Logf("%d of 30 Takes reached Redis", reached.Load())
+	if n := reached.Load(); n > 10 {
+		t.Errorf("%d of 30 Takes over 3 s reached a hung Redis past an open breaker (one at a time, each given up after 500 ms, is at most 7)", n)
 	}
 }
