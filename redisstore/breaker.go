@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"math"
-	"os"
 	"sync"
 	"time"
 
@@ -17,11 +15,10 @@ import (
 // ErrUnavailable is returned, without calling Redis, while the Store
 // considers a node (the server, or a master of a cluster) down: after
 // three failures in a row, for a second at a time, until a probe call
-// gets an answer. Failures that were all calls running out of time say
-// nothing of a call given more than twice theirs, which goes through, one
-// at a time, without waiting out the second: a Pacer's Take under a Store
-// timeout raised above a Client's WithStoreTimeout, on a Redis slower
-// than the latter.
+// gets an answer. A call that runs out of a caller's deadline under half
+// the Store's timeout (see [WithTimeout]) is no failure: a Redis slower
+// than a Client's WithStoreTimeout opens no breaker for a Pacer's calls
+// under a timeout raised for them.
 var ErrUnavailable = errors.New("redisstore: redis unavailable")
 
 const (
@@ -48,15 +45,18 @@ const (
 )
 
 // classify tells how err, of a call that ran for ran under the caller's
-// context parent, reflects on Redis. A caller's deadline counts, since
-// callers such as the robotstxt Client bound Store calls with the Store's
-// own short timeout (and let a call run on to it when their own callers
-// leave sooner); a cancellation does not.
-func classify(parent context.Context, err error, ran time.Duration) outcome {
+// context parent, given had of the Store's timeout, reflects on Redis. A
+// caller's deadline counts, since callers such as the robotstxt Client
+// bound Store calls with the Store's own short timeout (and let a call
+// run on to it when their own callers leave sooner); a cancellation does
+// not, nor a deadline under half the timeout: a Redis slower than such a
+// caller may answer the Store's other calls (a Pacer's, under a timeout
+// raised for them), which a breaker it opened would refuse.
+func classify(parent context.Context, err error, ran, had, timeout time.Duration) outcome {
 	switch {
 	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):
 		return healthy
-	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && ran < minJudged,
+	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && (ran < minJudged || had < timeout/2),
 		redis.HasErrorPrefix(err, "TRYAGAIN"): // a cluster's slot moving to another node
 		return unjudged
 	}
@@ -76,13 +76,6 @@ type breaker struct {
 	fails    int       // consecutive failed calls
 	openedAt time.Time // when it opened or a probe last failed; zero while closed
 	probing  bool      // a probe call is in flight
-	// failedWithin is the longest time a call that failed since the last
-	// answer had, its deadline's; a failure other than a deadline's tells
-	// of every call (unbounded). An open breaker lets through, as its
-	// probe, a call given more than twice it, which those failures tell
-	// nothing of: a Pacer's Take under a Store timeout raised above the
-	// Client's Store calls', on a Redis slower than those.
-	failedWithin time.Duration
 
 	shown   bool         // the state last logged: open
 	shownAt [2]time.Time // when each state was last logged, closed and open
@@ -104,40 +97,31 @@ func (s *Store) breaker(node string) *breaker {
 	return b
 }
 
-// allow reports whether a call that has the time had may go to Redis,
-// and whether it is the probe of an open breaker. Every allowed call
-// must be followed by done.
-func (b *breaker) allow(had time.Duration) (ok, probe bool) {
+// allow reports whether a call may go to Redis, and whether it is the
+// probe of an open breaker. Every allowed call must be followed by done.
+func (b *breaker) allow() (ok, probe bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.openedAt.IsZero() {
 		return true, false
 	}
-	// A call given more than twice the time of those that failed by
-	// their deadline need not wait out retryAfter, but is the probe all
-	// the same: one at a time, however many callers give up on theirs.
-	if b.probing || time.Since(b.openedAt) < retryAfter && had/2 <= b.failedWithin {
+	if b.probing || time.Since(b.openedAt) < retryAfter {
 		return false, false
 	}
 	b.probing = true
 	return true, true
 }
 
-// done records the outcome of an allowed call, which had the time had
-// when err is its deadline's.
-func (b *breaker) done(probe bool, o outcome, had time.Duration, err error) {
+// done records the outcome of an allowed call.
+func (b *breaker) done(probe bool, o outcome, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.probing = b.probing && !probe
 	was := !b.openedAt.IsZero()
 	switch o {
 	case healthy:
-		b.fails, b.openedAt, b.failedWithin = 0, time.Time{}, 0
+		b.fails, b.openedAt = 0, time.Time{}
 	case failed:
-		if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, os.ErrDeadlineExceeded) { // a socket's
-			had = math.MaxInt64
-		}
-		b.failedWithin = max(b.failedWithin, had)
 		if b.fails++; was || b.fails >= tripAfter { // a failed probe, or a call let through before opening
 			b.openedAt = time.Now()
 		}

@@ -40,16 +40,16 @@ func TestBreakerPerNode(t *testing.T) {
 		t.Fatal("a second get of a node gave another breaker")
 	}
 	for range tripAfter {
-		if ok, _ := a.allow(time.Second); !ok {
+		if ok, _ := a.allow(); !ok {
 			t.Fatal("a closed breaker refused a call")
 		}
-		a.done(false, failed, time.Second, errors.New("connection refused"))
+		a.done(false, failed, errors.New("connection refused"))
 	}
-	if ok, _ := a.allow(time.Second); ok {
+	if ok, _ := a.allow(); ok {
 		t.Errorf("after %d failures the node's breaker let a call through", tripAfter)
 	}
 	for _, other := range []*breaker{b, s.breaker("")} {
-		if ok, _ := other.allow(time.Second); !ok {
+		if ok, _ := other.allow(); !ok {
 			t.Errorf("breaker of %q refused a call after another node failed", other.node)
 		}
 	}
@@ -95,8 +95,20 @@ func TestClassify(t *testing.T) {
 		{context.Background(), replyError("LOADING Redis is loading the dataset in memory"), failed},
 		{context.Background(), errors.New("dial tcp: connection refused"), failed},
 	} {
-		if got := classify(c.ctx, c.err, time.Second); got != c.want {
+		if got := classify(c.ctx, c.err, time.Second, time.Second, time.Second); got != c.want {
 			t.Errorf("classify(%v) = %d, want %d", c.err, got, c.want)
+		}
+	}
+	// A caller's deadline: a failure given the Store's timeout, or half
+	// of it; nothing said of Redis under half of it.
+	expired, stop := context.WithDeadline(context.Background(), time.Now())
+	defer stop()
+	for _, c := range []struct {
+		had  time.Duration
+		want outcome
+	}{{2 * time.Second, failed}, {time.Second, failed}, {200 * time.Millisecond, unjudged}} {
+		if got := classify(expired, context.DeadlineExceeded, c.had, c.had, 2*time.Second); got != c.want {
+			t.Errorf("classify of a call given %v of a 2 s timeout that ran out of its caller's deadline = %d, want %d", c.had, got, c.want)
 		}
 	}
 }
@@ -368,10 +380,10 @@ func slowRedis(t *testing.T, addr string, delay time.Duration) string {
 // TestBreakerOpenedByShorterCallsLetsTakeThrough: a Store whose timeout
 // is raised for its Pacer (2 s) under a Client with the default 200 ms
 // WithStoreTimeout, on a Redis that answers each call in 300 ms. The
-// Client's Store calls miss their deadlines and open the breaker, which
-// tells nothing of a Take given 2 s: paced requests are sent, not
+// Client's Store calls miss their deadlines, which opens no breaker: the
+// Takes, given 2 s, are answered, and paced requests are sent, not
 // refused with ErrUnavailable.
-func TestBreakerOpenedByShorterCallsLetsTakeThrough(t *testing.T) {
+func TestShortDeadlinesOpenNoBreakerForTakes(t *testing.T) {
 	rs := redistest.Start(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
@@ -401,75 +413,64 @@ func TestBreakerOpenedByShorterCallsLetsTakeThrough(t *testing.T) {
 	}
 }
 
-// TestBreakerRefusesCallsNoLongerThanFailed: an open breaker lets through
-// only a call given more than twice the time of those that failed by
-// their deadline, as its probe, one at a time, and none past a failure
-// other than a deadline's until its second is out.
-func TestBreakerRefusesCallsNoLongerThanFailed(t *testing.T) {
-	s := unusedStore(t, quietLogger)
-	b := s.breaker("")
-	for range tripAfter {
-		b.done(false, failed, 200*time.Millisecond, context.DeadlineExceeded)
-	}
-	for _, had := range []time.Duration{200 * time.Millisecond, 400 * time.Millisecond} {
-		if ok, _ := b.allow(had); ok {
-			t.Errorf("a call given %v let through after calls given 200 ms timed out", had)
-		}
-	}
-	ok, probe := b.allow(2 * time.Second)
-	if !ok || !probe {
-		t.Fatalf("a call given 2 s after calls given 200 ms timed out: allowed %v, probe %v; want its probe", ok, probe)
-	}
-	if ok, _ := b.allow(2 * time.Second); ok {
-		t.Error("a second call given 2 s let through while the first is the probe")
-	}
-	b.done(true, unjudged, 2*time.Second, nil) // its caller gave up
-	if ok, probe := b.allow(2 * time.Second); !ok || !probe {
-		t.Errorf("a call given 2 s once the probe ended: allowed %v, probe %v; want the next probe", ok, probe)
-	}
-	b.done(true, failed, 2*time.Second, errors.New("connection refused"))
-	if ok, _ := b.allow(time.Hour); ok {
-		t.Error("a call given an hour let through within a second of a refused connection")
-	}
-}
-
-// TestOpenBreakerLetsLongerCallsThroughOneAtATime: a hung Redis opened
-// the breaker through a Client's 200 ms calls. Takes given the Store's
-// 2 s, whose callers cancel them after 500 ms (saying nothing of Redis),
-// go through as the breaker's probe, one at a time, not each to the hung
-// Redis, though none raises the time the failures had.
-func TestOpenBreakerLetsLongerCallsThroughOneAtATime(t *testing.T) {
+// TestShortDeadlinesOpenNoBreakerForConcurrentTakes:
+// TestShortDeadlinesOpenNoBreakerForTakes's crawl (a Store given 2 s for
+// its Pacer, under a Client's 200 ms Store calls, on a Redis that answers
+// in 300 ms), with 8 workers each fetching a page of a new site at a
+// time, as a crawler does: no page is refused with ErrUnavailable.
+func TestShortDeadlinesOpenNoBreakerForConcurrentTakes(t *testing.T) {
 	rs := redistest.Start(t)
-	rdb := redis.NewClient(&redis.Options{Addr: rs.Addr(), ContextTimeoutEnabled: true})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\n")
+			return
+		}
+		_, _ = io.WriteString(w, "page")
+	}))
+	t.Cleanup(srv.Close)
+	rdb := redis.NewClient(&redis.Options{Addr: slowRedis(t, rs.Addr(), 300*time.Millisecond), ContextTimeoutEnabled: true, PoolSize: 64})
 	t.Cleanup(func() { _ = rdb.Close() })
 	store := New(rdb, WithLogger(quietLogger), WithTimeout(2*time.Second))
-	if _, _, err := store.Take(context.Background(), "http://warm.test:80", 0); err != nil {
-		t.Fatal(err)
-	}
-	rs.Pause()
-	t.Cleanup(rs.Resume)
-	for range tripAfter {
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		_, _ = store.Get(ctx, "http://a.test:80")
-		cancel()
-	}
-	var reached atomic.Int64
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String()) // every name to srv
+	}}
+	t.Cleanup(next.CloseIdleConnections)
+	rc := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"),
+		robotstxt.WithHTTPClient(&http.Client{Transport: next}), robotstxt.WithStore(store))
+	t.Cleanup(func() { _ = rc.Close() })
+	hc := &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(store))}
+	const workers, run = 8, 5 * time.Second
+	var sent, refused, refusedLater, other atomic.Int64
+	var site atomic.Int64
+	var answered atomic.Bool // a page was sent: a Take given 2 s was answered
+	end := time.Now().Add(run)
 	var wg sync.WaitGroup
-	for range 30 {
+	for range workers {
 		wg.Go(func() {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			time.AfterFunc(500*time.Millisecond, cancel)
-			_, _, err := store.Take(ctx, "http://s.test:80", time.Second)
-			if !errors.Is(err, ErrUnavailable) {
-				reached.Add(1)
+			for time.Now().Before(end) {
+				later := answered.Load()
+				err := sendAs(hc, fmt.Sprintf("http://s%d.test/page", site.Add(1)), "")
+				switch {
+				case err == nil:
+					sent.Add(1)
+					answered.Store(true)
+				case errors.Is(err, ErrUnavailable):
+					if refused.Add(1); later {
+						refusedLater.Add(1)
+					}
+					time.Sleep(100 * time.Millisecond) // a crawler's back-off
+				default:
+					other.Add(1)
+					t.Log(err)
+				}
 			}
 		})
-		time.Sleep(100 * time.Millisecond)
 	}
 	wg.Wait()
-	t.Logf("%d of 30 Takes reached Redis", reached.Load())
-	if n := reached.Load(); n > 10 {
-		t.Errorf("%d of 30 Takes over 3 s reached a hung Redis past an open breaker (one at a time, each given up after 500 ms, is at most 7)", n)
+	t.Logf("%d workers over %v: %d pages sent (%.1f/s); %d refused with ErrUnavailable, %d of them after a page was sent; %d other errors",
+		workers, run, sent.Load(), float64(sent.Load())/run.Seconds(), refused.Load(), refusedLater.Load(), other.Load())
+	if n := refused.Load(); n > 0 {
+		t.Errorf("%d pages refused with ErrUnavailable (%d after a Take was answered): Redis answers every call in 300 ms", n, refusedLater.Load())
 	}
 }

@@ -20,25 +20,24 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 		panic("redisstore: Store used without New")
 	}
 	b := s.breaker(s.cluster.node(key))
-	had := s.cfg.timeout
-	if d, ok := ctx.Deadline(); ok {
-		had = min(had, time.Until(d))
-	}
-	ok, probe := b.allow(had)
+	ok, probe := b.allow()
 	if !ok {
 		s.cluster.reload()
 		return fmt.Errorf("redisstore: %s %s: %w", op, key, ErrUnavailable)
 	}
-	start := time.Now()
+	start, had := time.Now(), s.cfg.timeout
+	if d, ok := ctx.Deadline(); ok {
+		had = min(had, time.Until(d))
+	}
 	ended := false
 	defer func() {
 		if !ended { // fn panicked: a probe ends all the same, or the breaker waits for it for ever
-			b.done(probe, unjudged, had, nil)
+			b.done(probe, unjudged, nil)
 		}
 	}()
 	err := s.run(ctx, fn)
 	ended = true
-	o := classify(ctx, err, time.Since(start))
+	o := classify(ctx, err, time.Since(start), had, s.cfg.timeout)
 	switch {
 	case o == healthy:
 		s.cluster.answered()
@@ -47,7 +46,7 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 			o = unjudged // the slot map is still loading: no node is to blame
 		}
 	}
-	b.done(probe, o, had, err)
+	b.done(probe, o, err)
 	if err != nil {
 		return fmt.Errorf("redisstore: %s %s: %w", op, key, err)
 	}
