@@ -210,7 +210,6 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 		}
 	}
 	if strings.EqualFold(token, "mozilla") && lt.headerChecks < maxHeaderChecks {
-		lt.headerChecks++
 		// A crawler's whole User-Agent header: the token a Client
 		// sending it goes by.
 		if named, ok := productToken(a.Value); ok && !strings.EqualFold(named, token) && !lt.readsAsNamed(named, a.Line) {
@@ -325,7 +324,8 @@ func (lt *linter) groupNamesOthers(line int) bool {
 }
 
 // maxHeaderChecks bounds the user-agent lines of a file lint reads as a
-// User-Agent header, each a parse of the whole file: over five times the
+// crawler's User-Agent header (a browser's costs nothing), each a parse
+// of the whole file: over five times the
 // most a corpus file has (11), and a hostile file of 500 KiB of them
 // lints in a fraction of a second.
 const maxHeaderChecks = 64
@@ -338,6 +338,7 @@ const bom = "\uFEFF"
 // rules, Crawl-delay and usage preferences, as the library reads them.
 // Then what that line's group says reaches it all the same.
 func (lt *linter) readsAsNamed(crawler string, line int) bool {
+	lt.headerChecks++
 	// Rejoined after a byte-order mark, so that one left at the start of
 	// line 1 (a file that began with two) stays off the first key.
 	text := func(lines []string) []byte { return []byte(bom + strings.Join(lines, "\n")) }

@@ -1046,3 +1046,25 @@ func TestLintBrowserStringAgentAfterSecondBOM(t *testing.T) {
 	}
 	t.Errorf("%q: XBot is allowed /x, named it would not be; lint gives no error on line 4: %v", body, lintText(t, body))
 }
+
+// TestLintBrowserStringAgentsCapCountsOnlyReadings: maxHeaderChecks
+// bounds the parses readsAsNamed makes; a user-agent line that names no
+// crawler's token (a browser's own header, Mozilla/5.0 (Windows NT…))
+// costs none, and does not use up the bound before a crawler's header.
+func TestLintBrowserStringAgentsCapCountsOnlyReadings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nDisallow: /x\n\n")
+	for range maxHeaderChecks + 1 {
+		b.WriteString("User-agent: Mozilla/5.0 (Windows NT 10.0; Win64; x64)\n")
+	}
+	b.WriteString("Disallow: /\n\nUser-agent: Mozilla/5.0 (compatible; XBot/1.0)\nAllow: /\n")
+	line := 3 + maxHeaderChecks + 1 + 3
+	fs := lintText(t, b.String())
+	for _, f := range fs {
+		if f.Line == line && f.Severity == sevError {
+			return
+		}
+	}
+	t.Errorf("XBot's User-Agent header on line %d after %d browser strings: no error; findings on it: %v", line, maxHeaderChecks+1,
+		slices.DeleteFunc(fs, func(f finding) bool { return f.Line != line }))
+}
