@@ -16,9 +16,10 @@ import (
 // considers a node (the server, or a master of a cluster) down: after
 // three failures in a row, for a second at a time, until a probe call
 // gets an answer. A call that runs out of a caller's deadline under half
-// the Store's timeout (see [WithTimeout]) is no failure: a Redis slower
-// than a Client's WithStoreTimeout opens no breaker for a Pacer's calls
-// under a timeout raised for them.
+// the Store's timeout (see [WithTimeout]) is a failure only once no call
+// has had an answer for that timeout: a Redis slower than a Client's
+// WithStoreTimeout opens no breaker for a Pacer's calls under a timeout
+// raised for them, while a hung one does.
 var ErrUnavailable = errors.New("redisstore: redis unavailable")
 
 const (
@@ -49,14 +50,15 @@ const (
 // caller's deadline counts, since callers such as the robotstxt Client
 // bound Store calls with the Store's own short timeout (and let a call
 // run on to it when their own callers leave sooner); a cancellation does
-// not, nor a deadline under half the timeout: a Redis slower than such a
-// caller may answer the Store's other calls (a Pacer's, under a timeout
-// raised for them), which a breaker it opened would refuse.
-func classify(parent context.Context, err error, ran, had, timeout time.Duration) outcome {
+// not, nor a deadline under half the timeout while Redis answered some
+// call within it (quiet false): a Redis slower than such a caller may
+// answer the Store's other calls (a Pacer's, under a timeout raised for
+// them), which a breaker it opened would refuse.
+func classify(parent context.Context, err error, ran, had, timeout time.Duration, quiet bool) outcome {
 	switch {
 	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):
 		return healthy
-	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && (ran < minJudged || had < timeout/2),
+	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && (ran < minJudged || had < timeout/2 && !quiet),
 		redis.HasErrorPrefix(err, "TRYAGAIN"): // a cluster's slot moving to another node
 		return unjudged
 	}
@@ -76,6 +78,7 @@ type breaker struct {
 	fails    int       // consecutive failed calls
 	openedAt time.Time // when it opened or a probe last failed; zero while closed
 	probing  bool      // a probe call is in flight
+	answered time.Time // when a call last had an answer, or the breaker was made
 
 	shown   bool         // the state last logged: open
 	shownAt [2]time.Time // when each state was last logged, closed and open
@@ -91,7 +94,7 @@ func (s *Store) breaker(node string) *breaker {
 		if len(s.breakers) >= maxBreakers {
 			clear(s.breakers)
 		}
-		b = &breaker{node: node, log: s.logger}
+		b = &breaker{node: node, log: s.logger, answered: time.Now()}
 		s.breakers[node] = b
 	}
 	return b
@@ -120,7 +123,7 @@ func (b *breaker) done(probe bool, o outcome, err error) {
 	was := !b.openedAt.IsZero()
 	switch o {
 	case healthy:
-		b.fails, b.openedAt = 0, time.Time{}
+		b.fails, b.openedAt, b.answered = 0, time.Time{}, time.Now()
 	case failed:
 		if b.fails++; was || b.fails >= tripAfter { // a failed probe, or a call let through before opening
 			b.openedAt = time.Now()
@@ -130,6 +133,13 @@ func (b *breaker) done(probe bool, o outcome, err error) {
 		b.changes++
 	}
 	b.show(err)
+}
+
+// silent reports whether no call has had an answer within d.
+func (b *breaker) silent(d time.Duration) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return time.Since(b.answered) > d
 }
 
 // show logs the breaker's state, naming the node, when it is not the

@@ -95,20 +95,25 @@ func TestClassify(t *testing.T) {
 		{context.Background(), replyError("LOADING Redis is loading the dataset in memory"), failed},
 		{context.Background(), errors.New("dial tcp: connection refused"), failed},
 	} {
-		if got := classify(c.ctx, c.err, time.Second, time.Second, time.Second); got != c.want {
+		if got := classify(c.ctx, c.err, time.Second, time.Second, time.Second, false); got != c.want {
 			t.Errorf("classify(%v) = %d, want %d", c.err, got, c.want)
 		}
 	}
 	// A caller's deadline: a failure given the Store's timeout, or half
-	// of it; nothing said of Redis under half of it.
+	// of it; under half of it, nothing said of Redis while it answered
+	// some call within the timeout (quiet false).
 	expired, stop := context.WithDeadline(context.Background(), time.Now())
 	defer stop()
 	for _, c := range []struct {
-		had  time.Duration
-		want outcome
-	}{{2 * time.Second, failed}, {time.Second, failed}, {200 * time.Millisecond, unjudged}} {
-		if got := classify(expired, context.DeadlineExceeded, c.had, c.had, 2*time.Second); got != c.want {
-			t.Errorf("classify of a call given %v of a 2 s timeout that ran out of its caller's deadline = %d, want %d", c.had, got, c.want)
+		had   time.Duration
+		quiet bool
+		want  outcome
+	}{
+		{2 * time.Second, false, failed}, {time.Second, false, failed},
+		{200 * time.Millisecond, false, unjudged}, {200 * time.Millisecond, true, failed},
+	} {
+		if got := classify(expired, context.DeadlineExceeded, c.had, c.had, 2*time.Second, c.quiet); got != c.want {
+			t.Errorf("classify of a call given %v of a 2 s timeout that ran out of its caller's deadline (quiet %v) = %d, want %d", c.had, c.quiet, got, c.want)
 		}
 	}
 }
@@ -472,5 +477,79 @@ func TestShortDeadlinesOpenNoBreakerForConcurrentTakes(t *testing.T) {
 		workers, run, sent.Load(), float64(sent.Load())/run.Seconds(), refused.Load(), refusedLater.Load(), other.Load())
 	if n := refused.Load(); n > 0 {
 		t.Errorf("%d pages refused with ErrUnavailable (%d after a Take was answered): Redis answers every call in 300 ms", n, refusedLater.Load())
+	}
+}
+
+// TestHungRedisOpensBreakerUnderShortStoreTimeout: while Redis hangs,
+// once calls have reached the Client's Store timeout the Store stops
+// calling Redis, so that cold checks fetch for themselves: with the
+// Client's WithStoreTimeout under half the Store's timeout (50 ms against
+// the default 200 ms) too, once no call has had an answer for the Store's
+// timeout; checks with a 40 ms deadline are answered then. The control
+// is the Client's default 200 ms.
+func TestHungRedisOpensBreakerUnderShortStoreTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		client, storeTimout time.Duration
+	}{
+		{"control: Client 200ms, Store 200ms", 200 * time.Millisecond, 200 * time.Millisecond},
+		{"Client 50ms, Store 200ms", 50 * time.Millisecond, 200 * time.Millisecond},
+		{"Client 200ms, Store 2s (raised for a Pacer)", 200 * time.Millisecond, 2 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs := redistest.Start(t)
+			web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.WriteString(w, "User-agent: *\nDisallow: /private\n")
+			}))
+			t.Cleanup(web.Close)
+			var d net.Dialer
+			tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+				return d.DialContext(ctx, network, web.Listener.Addr().String()) // every name to web
+			}}
+			t.Cleanup(tr.CloseIdleConnections)
+			rdb := redis.NewClient(&redis.Options{Addr: rs.Addr(), ContextTimeoutEnabled: true})
+			t.Cleanup(func() { _ = rdb.Close() })
+			store := New(rdb, WithLogger(quietLogger), WithTimeout(tc.storeTimout))
+			if _, err := store.Get(t.Context(), "warm"); !errors.Is(err, robotstxt.ErrCacheMiss) {
+				t.Fatalf("warm-up Get: %v", err)
+			}
+			c := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"), robotstxt.WithStore(store),
+				robotstxt.WithHTTPClient(&http.Client{Transport: tr}), robotstxt.WithStoreTimeout(tc.client))
+			t.Cleanup(func() { _ = c.Close() })
+			rs.Pause() // Redis hangs: it accepts, and never answers
+			resumed := false
+			t.Cleanup(func() {
+				if !resumed {
+					rs.Resume()
+				}
+			})
+			end := time.Now().Add(max(2*time.Second, tc.storeTimout+time.Second)) // a Store call of its own would have reached its timeout by then
+			for i := 0; time.Now().Before(end); i++ {
+				ctx, cancel := context.WithTimeout(context.Background(), 40*time.Millisecond)
+				_, _ = c.Allowed(ctx, fmt.Sprintf("http://warmup%d.test/page", i))
+				cancel()
+				time.Sleep(10 * time.Millisecond)
+			}
+			const late = 10
+			failed := 0
+			var last error
+			for i := range late {
+				ctx, cancel := context.WithTimeout(context.Background(), 40*time.Millisecond)
+				ok, err := c.Allowed(ctx, fmt.Sprintf("http://late%d.test/page", i))
+				cancel()
+				if err != nil || !ok {
+					failed++
+					last = err
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			_, brErr := store.Get(t.Context(), "probe")
+			rs.Resume()
+			resumed = true
+			if failed > 0 {
+				t.Errorf("after %v of a hung Redis, %d of %d cold checks with a 40 ms deadline failed (last: %v); Store.Get then: %v (want ErrUnavailable: the breaker open)",
+					max(2*time.Second, tc.storeTimout+time.Second), failed, late, last, brErr)
+			}
+		})
 	}
 }
