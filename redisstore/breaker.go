@@ -79,6 +79,7 @@ type breaker struct {
 	openedAt time.Time // when it opened or a probe last failed; zero while closed
 	probing  bool      // a probe call is in flight
 	answered time.Time // when a call last had an answer, or the breaker was made
+	missFrom time.Time // the start of the first call since then that had none; zero for none
 
 	shown   bool         // the state last logged: open
 	shownAt [2]time.Time // when each state was last logged, closed and open
@@ -115,15 +116,18 @@ func (b *breaker) allow() (ok, probe bool) {
 	return true, true
 }
 
-// done records the outcome of an allowed call.
-func (b *breaker) done(probe bool, o outcome, err error) {
+// done records the outcome of an allowed call started at start.
+func (b *breaker) done(probe bool, start time.Time, o outcome, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.probing = b.probing && !probe
 	was := !b.openedAt.IsZero()
+	if o != healthy && (b.missFrom.IsZero() || start.Before(b.missFrom)) {
+		b.missFrom = start
+	}
 	switch o {
 	case healthy:
-		b.fails, b.openedAt, b.answered = 0, time.Time{}, time.Now()
+		b.fails, b.openedAt, b.answered, b.missFrom = 0, time.Time{}, time.Now(), time.Time{}
 	case failed:
 		if b.fails++; was || b.fails >= tripAfter { // a failed probe, or a call let through before opening
 			b.openedAt = time.Now()
@@ -135,11 +139,21 @@ func (b *breaker) done(probe bool, o outcome, err error) {
 	b.show(err)
 }
 
-// silent reports whether no call has had an answer within d.
-func (b *breaker) silent(d time.Duration) bool {
+// silent reports whether calls have gone unanswered for over d: the one
+// started at start, or the first since the last answer, started over d
+// ago and after that answer. A Store that made no call for a while is no
+// silent Redis.
+func (b *breaker) silent(start time.Time, d time.Duration) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return time.Since(b.answered) > d
+	since := start
+	if !b.missFrom.IsZero() && b.missFrom.Before(since) {
+		since = b.missFrom
+	}
+	if since.Before(b.answered) {
+		since = b.answered
+	}
+	return time.Since(since) > d
 }
 
 // show logs the breaker's state, naming the node, when it is not the

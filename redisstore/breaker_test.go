@@ -43,7 +43,7 @@ func TestBreakerPerNode(t *testing.T) {
 		if ok, _ := a.allow(); !ok {
 			t.Fatal("a closed breaker refused a call")
 		}
-		a.done(false, failed, errors.New("connection refused"))
+		a.done(false, time.Now(), failed, errors.New("connection refused"))
 	}
 	if ok, _ := a.allow(); ok {
 		t.Errorf("after %d failures the node's breaker let a call through", tripAfter)
@@ -551,5 +551,68 @@ func TestHungRedisOpensBreakerUnderShortStoreTimeout(t *testing.T) {
 					max(2*time.Second, tc.storeTimout+time.Second), failed, late, last, brErr)
 			}
 		})
+	}
+}
+
+// TestShortDeadlinesOpenNoBreakerForTakesAfterIdle:
+// TestShortDeadlinesOpenNoBreakerForConcurrentTakes's crawl (a Store
+// given 2 s for its Pacer, under a Client's 200 ms Store calls, on a
+// Redis that answers every call in 300 ms), resumed after a pause longer
+// than the Store's timeout, as a crawler's pause between batches: the
+// pause is no silence of Redis's, and no page is refused with
+// ErrUnavailable.
+func TestShortDeadlinesOpenNoBreakerForTakesAfterIdle(t *testing.T) {
+	rs := redistest.Start(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\n")
+			return
+		}
+		_, _ = io.WriteString(w, "page")
+	}))
+	t.Cleanup(srv.Close)
+	rdb := redis.NewClient(&redis.Options{Addr: slowRedis(t, rs.Addr(), 300*time.Millisecond), ContextTimeoutEnabled: true, PoolSize: 64})
+	t.Cleanup(func() { _ = rdb.Close() })
+	store := New(rdb, WithLogger(quietLogger), WithTimeout(2*time.Second))
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String()) // every name to srv
+	}}
+	t.Cleanup(next.CloseIdleConnections)
+	rc := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"),
+		robotstxt.WithHTTPClient(&http.Client{Transport: next}), robotstxt.WithStore(store))
+	t.Cleanup(func() { _ = rc.Close() })
+	hc := &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(store))}
+	if err := sendAs(hc, "http://first.test/page", ""); err != nil {
+		t.Fatalf("first page, before the pause: %v", err)
+	}
+	time.Sleep(2500 * time.Millisecond) // the crawler pauses; Redis is as slow as ever
+	const workers, run = 8, 3 * time.Second
+	var sent, refused, other atomic.Int64
+	var site atomic.Int64
+	end := time.Now().Add(run)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for time.Now().Before(end) {
+				err := sendAs(hc, fmt.Sprintf("http://s%d.test/page", site.Add(1)), "")
+				switch {
+				case err == nil:
+					sent.Add(1)
+				case errors.Is(err, ErrUnavailable):
+					refused.Add(1)
+					time.Sleep(100 * time.Millisecond) // a crawler's back-off
+				default:
+					other.Add(1)
+					t.Log(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("after a 2.5 s pause, %d workers over %v: %d pages sent; %d refused with ErrUnavailable; %d other errors",
+		workers, run, sent.Load(), refused.Load(), other.Load())
+	if n := refused.Load(); n > 0 {
+		t.Errorf("%d pages refused with ErrUnavailable after a pause: Redis answers every call in 300 ms", n)
 	}
 }

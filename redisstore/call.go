@@ -32,12 +32,12 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 	ended := false
 	defer func() {
 		if !ended { // fn panicked: a probe ends all the same, or the breaker waits for it for ever
-			b.done(probe, unjudged, nil)
+			b.done(probe, start, unjudged, nil)
 		}
 	}()
 	err := s.run(ctx, fn)
 	ended = true
-	o := classify(ctx, err, time.Since(start), had, s.cfg.timeout, b.silent(s.cfg.timeout))
+	o := classify(ctx, err, time.Since(start), had, s.cfg.timeout, b.silent(start, s.cfg.timeout))
 	switch {
 	case o == healthy:
 		s.cluster.answered()
@@ -46,7 +46,7 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 			o = unjudged // the slot map is still loading: no node is to blame
 		}
 	}
-	b.done(probe, o, err)
+	b.done(probe, start, o, err)
 	if err != nil {
 		return fmt.Errorf("redisstore: %s %s: %w", op, key, err)
 	}
