@@ -2535,9 +2535,10 @@ func TestTransportLiteralPercentBeforeAnEscape(t *testing.T) {
 	}
 }
 
-// keptHostWeb serves victim.test (robots.txt victimRobots; /heavy answers
-// 503 Retry-After: 3600) on one listener and every other name on
-// another, whose /start redirects to "//victim.test/heavy"; it returns
+// keptHostWeb serves victim.test (robots.txt victimRobots; /heavy and
+// /dir/ answer 503 Retry-After: 3600, /dir redirects to /dir/) on one
+// listener and every other name on another, whose /start redirects to
+// "//victim.test/heavy" and /start-dir to "//victim.test/dir"; it returns
 // an http.Client over a WithNoWait Transport and the Host and path of
 // each page victim.test's server got.
 func keptHostWeb(t *testing.T, victimRobots string) (*http.Client, func() []string) {
@@ -2551,12 +2552,16 @@ func keptHostWeb(t *testing.T, victimRobots string) (*http.Client, func() []stri
 		mu.Lock()
 		victimSeen = append(victimSeen, r.Host+r.URL.Path)
 		mu.Unlock()
-		if r.URL.Path == "/heavy" {
+		switch r.URL.Path {
+		case "/heavy", "/dir/":
 			w.Header().Set("Retry-After", "3600")
 			w.WriteHeader(http.StatusServiceUnavailable)
-			return
+		case "/dir":
+			w.Header().Set("Location", "/dir/")
+			w.WriteHeader(http.StatusMovedPermanently)
+		default:
+			io.WriteString(w, "page")
 		}
-		io.WriteString(w, "page")
 	}))
 	t.Cleanup(victim.Close)
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -2565,6 +2570,9 @@ func keptHostWeb(t *testing.T, victimRobots string) (*http.Client, func() []stri
 			io.WriteString(w, "User-agent: *\nAllow: /\n")
 		case "/start":
 			w.Header().Set("Location", "//victim.test/heavy")
+			w.WriteHeader(http.StatusFound)
+		case "/start-dir":
+			w.Header().Set("Location", "//victim.test/dir")
 			w.WriteHeader(http.StatusFound)
 		default:
 			io.WriteString(w, "page")
@@ -2763,67 +2771,17 @@ func TestTransportKeptHostRedirectNoWait(t *testing.T) {
 // server that answered.
 func TestTransportKeptHostSecondHopKeepsRetryAfter(t *testing.T) {
 	checkLeaks(t)
-	var mu sync.Mutex
-	var victimSeen []string
-	victim := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			io.WriteString(w, "User-agent: *\nAllow: /\n")
-			return
-		}
-		mu.Lock()
-		victimSeen = append(victimSeen, r.Host+r.URL.Path)
-		mu.Unlock()
-		switch r.URL.Path {
-		case "/dir":
-			w.Header().Set("Location", "/dir/")
-			w.WriteHeader(http.StatusMovedPermanently)
-		case "/dir/":
-			w.Header().Set("Retry-After", "3600")
-			w.WriteHeader(http.StatusServiceUnavailable)
-		default:
-			io.WriteString(w, "page")
-		}
-	}))
-	t.Cleanup(victim.Close)
-	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/robots.txt":
-			io.WriteString(w, "User-agent: *\nAllow: /\n")
-		case "/start":
-			w.Header().Set("Location", "//victim.test/dir")
-			w.WriteHeader(http.StatusFound)
-		default:
-			io.WriteString(w, "page")
-		}
-	}))
-	t.Cleanup(other.Close)
-	var d net.Dialer
-	next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-		to := other.Listener.Addr().String()
-		if host, _, _ := net.SplitHostPort(addr); host == "victim.test" {
-			to = victim.Listener.Addr().String()
-		}
-		return d.DialContext(ctx, network, to)
-	}}
-	t.Cleanup(next.CloseIdleConnections)
-	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)}, WithNoWait())
-	t.Cleanup(func() { _ = c.Close() })
-	hc := &http.Client{Transport: tr}
+	hc, victimSeen := keptHostWeb(t, "User-agent: *\nAllow: /\n")
 	ctx := context.Background()
-	if err := getPinned(ctx, hc); err != nil {
+	if err := getPinnedAt(ctx, hc, "10.0.0.1", "a.test", "/start-dir"); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	seen := append([]string(nil), victimSeen...)
-	mu.Unlock()
-	if len(seen) != 2 {
+	if seen := victimSeen(); len(seen) != 2 {
 		t.Fatalf("victim.test's server got %q, want both hops", seen)
 	}
 	if _, err := get(ctx, hc, "http://victim.test/second"); !errors.Is(err, ErrPaced) {
-		mu.Lock()
-		defer mu.Unlock()
 		t.Errorf("http://victim.test/second right after its server answered 503 Retry-After: 3600 (to the second hop of a Host kept): %v, want ErrPaced; it got %q",
-			err, victimSeen)
+			err, victimSeen())
 	}
 }
 

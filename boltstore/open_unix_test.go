@@ -23,13 +23,7 @@ import (
 // a crawler restarted once the disk is cleaned up starts.
 func TestOpenAfterCreateFailed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "robots.db")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestOpenLimitedHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envPath+"="+path, "BOLTSTORE_FSIZE=8192")
-	out, _ := cmd.CombinedOutput()
-	if !bytes.Contains(out, []byte("OPEN ")) {
-		t.Fatalf("helper: %s", out)
-	}
-	t.Logf("helper: %s", bytes.TrimSpace(bytes.SplitN(out, []byte("\n"), 2)[0]))
+	openOnFullDisk(t, path)
 	s, err := Open(path)
 	if err != nil {
 		t.Fatalf("Open with no limit, after an Open that failed creating the file: %v", err)
@@ -73,13 +67,7 @@ func TestOpenEmptyFileAfterLayoutFailed(t *testing.T) {
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestOpenLimitedHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envPath+"="+path, "BOLTSTORE_FSIZE=8192")
-	out, _ := cmd.CombinedOutput()
-	if !bytes.Contains(out, []byte("OPEN ")) {
-		t.Fatalf("helper: %s", out)
-	}
-	t.Logf("helper: %s", bytes.TrimSpace(bytes.SplitN(out, []byte("\n"), 2)[0]))
+	openOnFullDisk(t, path)
 	s, err := Open(path)
 	if err != nil {
 		t.Fatalf("Open with no limit, after an Open that failed laying out an empty file: %v", err)
@@ -101,13 +89,7 @@ func TestOpenAfterCreateFailedThroughSymlink(t *testing.T) {
 	if err := os.Symlink(target, path); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestOpenLimitedHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envPath+"="+path, "BOLTSTORE_FSIZE=8192")
-	out, _ := cmd.CombinedOutput()
-	if !bytes.Contains(out, []byte("OPEN ")) {
-		t.Fatalf("helper: %s", out)
-	}
-	t.Logf("helper: %s", bytes.TrimSpace(bytes.SplitN(out, []byte("\n"), 2)[0]))
+	openOnFullDisk(t, path)
 	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("after the failed Open, %s is no longer the symlink to %s (%v, %v)", path, target, fi, err)
 	}
@@ -230,4 +212,18 @@ func TestOpenEmptyFileSparesSmallPagedBboltFileWrittenMeanwhile(t *testing.T) {
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
 		t.Errorf("after the failed Open, the other program's bbolt file (%d bytes, 1 KiB pages, a bucket with data) holds %d bytes", len(data), len(got))
 	}
+}
+
+// openOnFullDisk opens the Store at path in a helper process under a file
+// size limit of 8 KiB (TestOpenLimitedHelper), as on a full disk, and
+// logs what its Open returned.
+func openOnFullDisk(t *testing.T, path string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOpenLimitedHelper$", "-test.count=1")
+	cmd.Env = append(os.Environ(), envPath+"="+path, "BOLTSTORE_FSIZE=8192")
+	out, _ := cmd.CombinedOutput()
+	if !bytes.Contains(out, []byte("OPEN ")) {
+		t.Fatalf("helper: %s", out)
+	}
+	t.Logf("helper: %s", bytes.TrimSpace(bytes.SplitN(out, []byte("\n"), 2)[0]))
 }
