@@ -812,8 +812,8 @@ func namesAnother(req *http.Request, served string) bool {
 // (mapped: see target.Split), names authority's host: "ａ.test" names
 // a.test, though net/http sends it as xn--mi7c.test.
 func mapsTo(req *http.Request, authority string) bool {
-	k, _, err := target.Split(req.URL.Scheme+"://"+req.Host+"/", nil)
-	return err == nil && hostName(string(k)) == hostName(authority)
+	k := normalAuthority(req.URL.Scheme, req.Host)
+	return k != "" && hostName(k) == hostName(authority)
 }
 
 // hostName returns the host of a normalised authority, such as
@@ -906,10 +906,8 @@ func redirectedWithin(req *http.Request, authority string) bool {
 		return false
 	}
 	from := req.Response.Request
-	var buf [128]byte
 	for _, host := range [...]string{from.URL.Host, from.Host} {
-		a, _, err := target.Split(from.URL.Scheme+"://"+host+"/", buf[:0])
-		if host != "" && err == nil && string(a) == authority {
+		if host != "" && normalAuthority(from.URL.Scheme, host) == authority {
 			return true
 		}
 	}

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"cmp"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -325,9 +325,8 @@ func (lt *linter) groupNamesOthers(line int) bool {
 
 // maxHeaderChecks bounds the user-agent lines of a file lint reads as a
 // crawler's User-Agent header (a browser's costs nothing), each a parse
-// of the whole file: over five times the
-// most a corpus file has (11), and a hostile file of 500 KiB of them
-// lints in a fraction of a second.
+// of the whole file: over five times the most a corpus file has (11),
+// and a hostile file of 500 KiB of them lints in a fraction of a second.
 const maxHeaderChecks = 64
 
 // bom is the UTF-8 byte-order mark.
@@ -352,19 +351,16 @@ func (lt *linter) readsAsNamed(crawler string, line int) bool {
 		pattern string
 		allow   bool
 	}
-	rules := func(r *robotstxt.Robots) []rule {
-		var out []rule
+	rules := func(r *robotstxt.Robots) map[rule]bool { // a rule twice decides as once
+		out := map[rule]bool{}
 		for _, ru := range r.Rules(crawler) {
-			out = append(out, rule{ru.Pattern, ru.Allow})
+			out[rule{ru.Pattern, ru.Allow}] = true
 		}
-		slices.SortFunc(out, func(a, b rule) int {
-			return cmp.Or(strings.Compare(a.pattern, b.pattern), cmp.Compare(btoi(a.allow), btoi(b.allow)))
-		})
-		return slices.Compact(out) // a rule twice decides as once
+		return out
 	}
 	d1, ok1 := as.CrawlDelay(crawler)
 	d2, ok2 := meant.CrawlDelay(crawler)
-	if d1 != d2 || ok1 != ok2 || !slices.Equal(rules(as), rules(meant)) {
+	if d1 != d2 || ok1 != ok2 || !maps.Equal(rules(as), rules(meant)) {
 		return false
 	}
 	paths := []string{"/"}
@@ -376,14 +372,6 @@ func (lt *linter) readsAsNamed(crawler string, line int) bool {
 	return !slices.ContainsFunc(paths, func(p string) bool {
 		return as.Usage(crawler, "http://lint.test"+p) != meant.Usage(crawler, "http://lint.test"+p)
 	})
-}
-
-// btoi is 1 for true.
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // groupNames reports whether the group of the user-agent line at line
