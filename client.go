@@ -57,6 +57,7 @@ type Client struct {
 
 	pacer     func() *memPacer           // shared by Transports without WithPacer
 	queue     retryQueue                 // the turns told to requests refused, by every Transport
+	twins     twinTurns                  // the pairs of sites requests in flight hold both turns of
 	hops      atomic.Pointer[Transport]  // paces hops that leave the site (see hopPacing)
 	hopsAlone func() *Transport          // paces hops before a Transport is made
 	hopFailed *lru.Cache[string, *entry] // failures met by robots.txt redirected to a site (see keepTheirFailure)

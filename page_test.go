@@ -12,7 +12,9 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -3761,5 +3763,130 @@ func TestReceiptNoImageAICodedBody(t *testing.T) {
 		if u := tr.Usage(resp); u.Pref("train-ai") != r.Usage.Pref("train-ai") {
 			t.Errorf("%s: Transport.Usage %q but Receipt %q for one response", c.path, u, r.Usage)
 		}
+	}
+}
+
+// TestReceiptTwoTurnPageDoesNotWaitForItsTurn: a page asked of
+// a.test:8080 by a Host, sent to a.test:80 (two turns), read with its
+// body open; a.test:8080's tdmrep.json redirects to a.test:80's. The
+// receipt must not wait for the page's own turn (WithTDMRep).
+func TestReceiptTwoTurnPageDoesNotWaitForItsTurn(t *testing.T) {
+	checkLeaks(t)
+	const file = `[{"location": "/", "tdm-reservation": 0}]`
+	var d net.Dialer
+	var l80, l8080 *httptest.Server
+	l80 = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
+		case r.URL.Path == "/.well-known/tdmrep.json" && r.Host == "a.test:8080":
+			http.Redirect(w, r, "http://a.test/.well-known/tdmrep.json", http.StatusMovedPermanently)
+		case r.URL.Path == "/.well-known/tdmrep.json":
+			io.WriteString(w, file)
+		default:
+			io.WriteString(w, "page")
+		}
+	}))
+	l8080 = httptest.NewServer(l80.Config.Handler)
+	defer l80.Close()
+	defer l8080.Close()
+	next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		to := l80.Listener.Addr().String()
+		if _, port, _ := net.SplitHostPort(addr); port == "8080" {
+			to = l8080.Listener.Addr().String()
+		}
+		return d.DialContext(ctx, network, to)
+	}}
+	defer next.CloseIdleConnections()
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(2 * time.Second)})
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+	req, _ := http.NewRequest("GET", "http://a.test/x", nil)
+	req.Host = "a.test:8080"
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	rc := tr.Receipt(resp, nil) // as the body is read: the page's turns are held
+	took := time.Since(start)
+	if got := rc.Usage.statement(); got != "" {
+		t.Errorf("receipt of a page of a.test:8080, whose tdmrep.json (behind a redirect to a.test:80) reserves nothing: usage %q after %v, want none; signals %+v", got, took, rc.Signals)
+	}
+	resp.Body.Close()
+	time.Sleep(1100 * time.Millisecond)
+	req2, _ := http.NewRequest("GET", "http://a.test/y", nil)
+	req2.Host = "a.test:8080"
+	if resp2, err := hc.Do(req2); err == nil {
+		io.Copy(io.Discard, resp2.Body)
+		resp2.Body.Close()
+		if rc2 := tr.Receipt(resp2, nil); rc2.Usage.statement() != "" {
+			t.Errorf("a later page, its body read and closed: usage %q, want none; signals %+v", rc2.Usage.statement(), rc2.Signals)
+		}
+	} else {
+		t.Errorf("a later page: %v", err)
+	}
+}
+
+// TestReceiptKeptHostPageDoesNotWaitForItsTurn: a pinned crawler's
+// page (http://10.0.0.1/start, Host a.test) redirected to
+// "//cdn.test/x": net/http keeps Host a.test on cdn.test's server, and
+// the request takes a.test's and cdn.test's turns. a.test's tdmrep.json
+// lives on the CDN. A receipt made with the body open must not wait for
+// the page's own cdn.test turn (WithTDMRep), nor read the file as
+// unreachable.
+func TestReceiptKeptHostPageDoesNotWaitForItsTurn(t *testing.T) {
+	checkLeaks(t)
+	const file = `[{"location": "/", "tdm-reservation": 0}]`
+	a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case "/start":
+			w.Header().Set("Location", "//cdn.test/x")
+			w.WriteHeader(http.StatusFound)
+		case "/.well-known/tdmrep.json":
+			http.Redirect(w, r, "http://cdn.test/a.test/tdmrep.json", http.StatusMovedPermanently)
+		default:
+			io.WriteString(w, "page")
+		}
+	}))
+	defer a.Close()
+	cdn := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
+		case "/a.test/tdmrep.json":
+			io.WriteString(w, file)
+		default:
+			io.WriteString(w, "page")
+		}
+	}))
+	defer cdn.Close()
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		to := a.Listener.Addr().String()
+		if host, _, _ := net.SplitHostPort(addr); host == "cdn.test" {
+			to = cdn.Listener.Addr().String()
+		}
+		return d.DialContext(ctx, network, to)
+	}}
+	defer next.CloseIdleConnections()
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(2 * time.Second)})
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+	req, _ := http.NewRequest("GET", "http://10.0.0.1/start", nil)
+	req.Host = "a.test"
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	start := time.Now()
+	rc := tr.Receipt(resp, nil) // as the body is read: the page's turns are held
+	took := time.Since(start)
+	if got := rc.Usage.statement(); got != "" {
+		t.Errorf("receipt of a.test's page (served from cdn.test's server), whose tdmrep.json (on cdn.test) reserves nothing: usage %q after %v, want none; signals %+v",
+			got, took, rc.Signals)
 	}
 }

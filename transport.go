@@ -361,6 +361,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var ends bool // whether resp's body ends the turns
 	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2},
 		within: [2]bool{within, alsoWithin}}
+	t.c.twins.add(tu2.authority, tu.authority, 1)
 	defer func() { // the turns end however the request does, a panic too
 		if !ends {
 			f.end(resp)
@@ -442,6 +443,7 @@ type flight struct {
 
 // end ends f's turns, resp (nil for none) having come.
 func (f *flight) end(resp *http.Response) {
+	f.t.c.twins.add(f.turns[1].authority, f.turns[0].authority, -1)
 	hold := f.t.hold(f.ctx, f.authority, resp)
 	for i, tu := range f.turns {
 		// Turns told to come at a site last as long as this request
@@ -453,6 +455,41 @@ func (f *flight) end(resp *http.Response) {
 		}
 		defer f.t.done(f.ctx, tu, hold) // each turn, though another's Done panics
 	}
+}
+
+// twinTurns counts, by pair of sites, the requests in flight in both
+// their turns (see Transport.RoundTrip), until each one's response has
+// come: while one is, a fetch of one site's robots.txt or tdmrep.json
+// redirected to the other takes no turn (see Client.pace), which the
+// page holds that a caller may be reading as it asks for its receipt.
+// The zero twinTurns is ready.
+type twinTurns struct {
+	mu sync.Mutex
+	m  map[[2]string]int
+}
+
+// add counts n more requests in flight in the turns of sites a and b;
+// none when a is "" (one turn).
+func (tt *twinTurns) add(a, b string, n int) {
+	if a == "" {
+		return
+	}
+	k := [2]string{min(a, b), max(a, b)}
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	if tt.m == nil {
+		tt.m = make(map[[2]string]int)
+	}
+	if tt.m[k] += n; tt.m[k] <= 0 {
+		delete(tt.m, k)
+	}
+}
+
+// holding reports whether a request is in flight in a's and b's turns.
+func (tt *twinTurns) holding(a, b string) bool {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	return tt.m[[2]string{min(a, b), max(a, b)}] > 0
 }
 
 // A turnBody is the body of resp, sent in f's turns: they end once it
