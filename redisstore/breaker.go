@@ -17,9 +17,10 @@ import (
 // three failures in a row, for a second at a time, until a probe call
 // gets an answer. A call that runs out of a caller's deadline under half
 // the Store's timeout (see [WithTimeout]) is a failure only once no call
-// has had an answer for that timeout: a Redis slower than a Client's
-// WithStoreTimeout opens no breaker for a Pacer's calls under a timeout
-// raised for them, while a hung one does.
+// has had an answer for that timeout, calls coming with no pause that
+// long: a Redis slower than a Client's WithStoreTimeout opens no breaker
+// for a Pacer's calls under a timeout raised for them, while a hung one
+// does.
 var ErrUnavailable = errors.New("redisstore: redis unavailable")
 
 const (
@@ -71,15 +72,17 @@ func isWrongType(err error) bool { return redis.HasErrorPrefix(err, "WRONGTYPE")
 // A breaker stops calls to a Redis node that keeps failing (see
 // [ErrUnavailable]).
 type breaker struct {
-	node string // the node's address; "" for the whole of a Redis that is not a cluster
-	log  *slog.Logger
+	node    string // the node's address; "" for the whole of a Redis that is not a cluster
+	log     *slog.Logger
+	timeout time.Duration // the Store's (see WithTimeout)
 
 	mu       sync.Mutex
 	fails    int       // consecutive failed calls
 	openedAt time.Time // when it opened or a probe last failed; zero while closed
 	probing  bool      // a probe call is in flight
 	answered time.Time // when a call last had an answer, or the breaker was made
-	missFrom time.Time // the start of the first call since then that had none; zero for none
+	missFrom time.Time // the start of the first call since then that had none, after no pause; zero for none
+	lastEnd  time.Time // when the last call ended
 
 	shown   bool         // the state last logged: open
 	shownAt [2]time.Time // when each state was last logged, closed and open
@@ -95,7 +98,7 @@ func (s *Store) breaker(node string) *breaker {
 		if len(s.breakers) >= maxBreakers {
 			clear(s.breakers)
 		}
-		b = &breaker{node: node, log: s.logger, answered: time.Now()}
+		b = &breaker{node: node, log: s.logger, timeout: s.cfg.timeout, answered: time.Now()}
 		s.breakers[node] = b
 	}
 	return b
@@ -122,9 +125,10 @@ func (b *breaker) done(probe bool, start time.Time, o outcome, err error) {
 	defer b.mu.Unlock()
 	b.probing = b.probing && !probe
 	was := !b.openedAt.IsZero()
-	if o != healthy && (b.missFrom.IsZero() || start.Before(b.missFrom)) {
+	if o != healthy && (b.missFrom.IsZero() || start.Before(b.missFrom) || b.paused(start)) {
 		b.missFrom = start
 	}
+	b.lastEnd = time.Now()
 	switch o {
 	case healthy:
 		b.fails, b.openedAt, b.answered, b.missFrom = 0, time.Time{}, time.Now(), time.Time{}
@@ -139,21 +143,30 @@ func (b *breaker) done(probe bool, start time.Time, o outcome, err error) {
 	b.show(err)
 }
 
-// silent reports whether calls have gone unanswered for over d: the one
-// started at start, or the first since the last answer, started over d
-// ago and after that answer. A Store that made no call for a while is no
-// silent Redis.
-func (b *breaker) silent(start time.Time, d time.Duration) bool {
+// silent reports whether calls have gone unanswered for over the
+// Store's timeout: the one started at start, or the first since the last
+// answer, started that long ago and after that answer, with no pause
+// since. A Store that made no call for a while is no silent Redis, nor
+// are the calls before such a pause, which callers may have left early.
+func (b *breaker) silent(start time.Time) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	since := start
-	if !b.missFrom.IsZero() && b.missFrom.Before(since) {
+	if !b.missFrom.IsZero() && b.missFrom.Before(since) && !b.paused(start) {
 		since = b.missFrom
 	}
 	if since.Before(b.answered) {
 		since = b.answered
 	}
-	return time.Since(since) > d
+	return time.Since(since) > b.timeout
+}
+
+// paused reports whether no call was under way for over the Store's
+// timeout before start: a miss after it starts a new run. (Calls rarer
+// than that to a hung Redis open no breaker; each costs its caller's
+// deadline.)
+func (b *breaker) paused(start time.Time) bool {
+	return start.Sub(b.lastEnd) > b.timeout
 }
 
 // show logs the breaker's state, naming the node, when it is not the

@@ -551,3 +551,45 @@ func TestShortDeadlinesOpenNoBreakerForTakesAfterIdle(t *testing.T) {
 	time.Sleep(2500 * time.Millisecond) // the crawler pauses; Redis is as slow as ever
 	crawlRefused(t, hc, 3*time.Second, "after a 2.5 s pause")
 }
+
+// TestShortDeadlinesOpenNoBreakerAfterIdleEndingInAMiss (review116): as
+// TestShortDeadlinesOpenNoBreakerForTakesAfterIdle, but the last page
+// before the pause is one robots.txt disallows, so that the last Redis
+// calls before it are the Client's 200 ms ones (which miss on a Redis
+// answering in 300 ms) and no Take follows them. The pause is no more a
+// silence of Redis's than before, yet missFrom, kept from before the
+// pause, makes the first Client calls after it count as failures.
+func TestShortDeadlinesOpenNoBreakerAfterIdleEndingInAMiss(t *testing.T) {
+	rs := redistest.Start(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\nDisallow: /private\n")
+			return
+		}
+		_, _ = io.WriteString(w, "page")
+	}))
+	t.Cleanup(srv.Close)
+	rdb := redis.NewClient(&redis.Options{Addr: slowRedis(t, rs.Addr(), 300*time.Millisecond), ContextTimeoutEnabled: true, PoolSize: 64})
+	t.Cleanup(func() { _ = rdb.Close() })
+	store := New(rdb, WithLogger(quietLogger), WithTimeout(2*time.Second))
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}}
+	t.Cleanup(next.CloseIdleConnections)
+	rc := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"),
+		robotstxt.WithHTTPClient(&http.Client{Transport: next}), robotstxt.WithStore(store))
+	t.Cleanup(func() { _ = rc.Close() })
+	hc := &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(store))}
+
+	if err := sendAs(hc, "http://first.test/page", ""); err != nil {
+		t.Fatalf("first page, before the pause: %v", err)
+	}
+	// The batch's last URL is disallowed: the check's Store calls miss
+	// their 200 ms, and no Take is made.
+	if err := sendAs(hc, "http://second.test/private", ""); !errors.Is(err, robotstxt.ErrDisallowed) {
+		t.Fatalf("second.test/private: %v, want ErrDisallowed", err)
+	}
+	time.Sleep(2500 * time.Millisecond) // the crawler pauses; Redis is as slow as ever
+	crawlRefused(t, hc, 3*time.Second, "after a 2.5 s pause that followed a disallowed page")
+}

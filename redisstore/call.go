@@ -37,7 +37,7 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 	}()
 	err := s.run(ctx, fn)
 	ended = true
-	o := classify(ctx, err, time.Since(start), had, s.cfg.timeout, b.silent(start, s.cfg.timeout))
+	o := classify(ctx, err, time.Since(start), had, s.cfg.timeout, b.silent(start))
 	switch {
 	case o == healthy:
 		s.cluster.answered()

@@ -17,7 +17,7 @@
 // look-up, the lease, and the write of what it fetched) beside its
 // fetch; once three calls have reached the timeout (a Client's Store
 // timeout under half the Store's: once no call has had an answer for the
-// Store's timeout too), the Store stops calling Redis, but for one probe
+// Store's timeout too, with no pause that long between calls), the Store stops calling Redis, but for one probe
 // a second and the end of a lease or a
 // paced turn taken before (within the timeout, so that other processes
 // need not wait out the lease, and a Retry-After hold reaches them). The
