@@ -361,7 +361,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var ends bool // whether resp's body ends the turns
 	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2},
 		within: [2]bool{within, alsoWithin}}
-	t.c.twins.add(tu2.authority, tu.authority, 1)
+	t.c.twins.add(tu2.authority, tu.authority, 1, time.Now().Add(t.lease(interval)))
 	defer func() { // the turns end however the request does, a panic too
 		if !ends {
 			f.end(resp)
@@ -443,7 +443,7 @@ type flight struct {
 
 // end ends f's turns, resp (nil for none) having come.
 func (f *flight) end(resp *http.Response) {
-	f.t.c.twins.add(f.turns[1].authority, f.turns[0].authority, -1)
+	f.t.c.twins.add(f.turns[1].authority, f.turns[0].authority, -1, time.Time{})
 	hold := f.t.hold(f.ctx, f.authority, resp)
 	for i, tu := range f.turns {
 		// Turns told to come at a site last as long as this request
@@ -457,39 +457,67 @@ func (f *flight) end(resp *http.Response) {
 	}
 }
 
-// twinTurns counts, by pair of sites, the requests in flight in both
-// their turns (see Transport.RoundTrip), until each one's response has
-// come: while one is, a fetch of one site's robots.txt or tdmrep.json
-// redirected to the other takes no turn (see Client.pace), which the
-// page holds that a caller may be reading as it asks for its receipt.
-// The zero twinTurns is ready.
-type twinTurns struct {
-	mu sync.Mutex
-	m  map[[2]string]int
+// lease returns how long a turn of interval lasts that is never ended
+// (see Pacer): a body never closed holds its site no longer.
+func (t *Transport) lease(interval time.Duration) time.Duration {
+	d := pacing.TurnTimeout
+	if p, ok := t.cfg.pacer.(*memPacer); ok {
+		d = p.timeout // shorter in tests
+	}
+	return max(d, interval)
 }
 
-// add counts n more requests in flight in the turns of sites a and b;
-// none when a is "" (one turn).
-func (tt *twinTurns) add(a, b string, n int) {
+// twinTurns counts, by pair of sites, the requests in flight in both
+// their turns (see Transport.RoundTrip), until each one's response has
+// come or its turns' lease has run out: while one is, a fetch of one
+// site's robots.txt or tdmrep.json redirected to the other takes no
+// turn (see Client.pace), which the page holds that a caller may be
+// reading as it asks for its receipt. The zero twinTurns is ready.
+type twinTurns struct {
+	mu      sync.Mutex
+	m       map[[2]string]twins
+	sweepAt int // sweep when the map reaches this size
+}
+
+// twins is what a twinTurns knows of one pair of sites.
+type twins struct {
+	n     int       // requests in flight
+	until time.Time // when the last of their turns' leases runs out
+}
+
+// add counts n more requests in flight in the turns of sites a and b,
+// leased until until; none when a is "" (one turn).
+func (tt *twinTurns) add(a, b string, n int, until time.Time) {
 	if a == "" {
 		return
 	}
 	k := [2]string{min(a, b), max(a, b)}
 	tt.mu.Lock()
 	defer tt.mu.Unlock()
-	if tt.m == nil {
-		tt.m = make(map[[2]string]int)
+	e, ok := tt.m[k]
+	if !ok { // pairs whose leases ran out, their bodies never closed, go
+		now := time.Now()
+		sweepMap(&tt.m, &tt.sweepAt, func(e twins) bool { return now.Before(e.until) })
+		if tt.m == nil {
+			tt.m = make(map[[2]string]twins)
+		}
 	}
-	if tt.m[k] += n; tt.m[k] <= 0 {
+	e.n += n
+	if until.After(e.until) {
+		e.until = until
+	}
+	if tt.m[k] = e; e.n <= 0 {
 		delete(tt.m, k)
 	}
 }
 
-// holding reports whether a request is in flight in a's and b's turns.
+// holding reports whether a request is in flight in a's and b's turns,
+// within their lease.
 func (tt *twinTurns) holding(a, b string) bool {
 	tt.mu.Lock()
 	defer tt.mu.Unlock()
-	return tt.m[[2]string{min(a, b), max(a, b)}] > 0
+	e := tt.m[[2]string{min(a, b), max(a, b)}]
+	return e.n > 0 && time.Now().Before(e.until)
 }
 
 // A turnBody is the body of resp, sent in f's turns: they end once it

@@ -2887,3 +2887,86 @@ func TestTransportKeptHostNonASCIISpellingKeepsCrawlDelay(t *testing.T) {
 		})
 	}
 }
+
+// TestTwinTurnsEndWithTheLease (review117): a page sent in two sites'
+// turns (a.test and a.test:8080, by a Host at another port) whose body
+// its caller never closes holds those turns until their lease runs out,
+// as for any page; but the Client's count of the pair (twinTurns) lasts
+// as long as the body stays open, so for ever after a leaked body, a
+// hop from one of the two sites to the other takes no turn. Here, well
+// after the leaked page's lease, another page of a.test holds a.test's
+// turn (its body open); a receipt of a.test:8080's page fetches its
+// tdmrep.json, redirected to a.test's: the hop must wait for a.test's
+// turn, not reach a.test while that page is in flight.
+func TestTwinTurnsEndWithTheLease(t *testing.T) {
+	checkLeaks(t)
+	const file = `[{"location": "/", "tdm-reservation": 0}]`
+	var hopAt atomic.Int64 // when a.test's tdmrep.json was asked for, unix ns
+	var d net.Dialer
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
+		case r.URL.Path == "/.well-known/tdmrep.json" && r.Host == "a.test:8080":
+			http.Redirect(w, r, "http://a.test/.well-known/tdmrep.json", http.StatusMovedPermanently)
+		case r.URL.Path == "/.well-known/tdmrep.json":
+			hopAt.CompareAndSwap(0, time.Now().UnixNano())
+			io.WriteString(w, file)
+		default:
+			io.WriteString(w, "page")
+		}
+	})
+	l80, l8080 := httptest.NewServer(h), httptest.NewServer(h)
+	defer l80.Close()
+	defer l8080.Close()
+	next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		to := l80.Listener.Addr().String()
+		if _, port, _ := net.SplitHostPort(addr); port == "8080" {
+			to = l8080.Listener.Addr().String()
+		}
+		return d.DialContext(ctx, network, to)
+	}}
+	defer next.CloseIdleConnections()
+	p := newMemPacer()
+	p.timeout = 200 * time.Millisecond // the turn's lease (at least the interval), 30 s outside tests
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(5 * time.Second)}, WithPacer(p))
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+
+	req, _ := http.NewRequest("GET", "http://a.test/x", nil)
+	req.Host = "a.test:8080"
+	leaked, err := hc.Do(req) // two turns; its body left open, as a crawler's bug may
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leaked.Body.Close()           // at the test's end, for checkLeaks
+	time.Sleep(1500 * time.Millisecond) // past its turns' lease (1 s, the Crawl-delay)
+
+	held, err := hc.Get("http://a.test/y") // a.test's turn, held while its body is open
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := hc.Get("http://a.test:8080/z")
+	if err != nil {
+		held.Body.Close()
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, page.Body)
+	page.Body.Close()
+	var closedAt atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(500 * time.Millisecond)
+		closedAt.Store(time.Now().UnixNano())
+		held.Body.Close()
+	}()
+	rc := tr.Receipt(page, nil)
+	<-done
+	if hopAt.Load() == 0 {
+		t.Fatalf("a.test's tdmrep.json never asked for; signals %+v", rc.Signals)
+	}
+	if early := time.Duration(closedAt.Load() - hopAt.Load()); early > 0 {
+		t.Errorf("the receipt's hop to a.test reached it %v before the page holding a.test's turn ended (the leaked two-turn page's lease ran out long before): no turn taken", early)
+	}
+}
