@@ -16,11 +16,13 @@ import (
 // considers a node (the server, or a master of a cluster) down: after
 // three failures in a row, for a second at a time, until a probe call
 // gets an answer. A call that runs out of a caller's deadline under half
-// the Store's timeout (see [WithTimeout]) is a failure only once no call
-// has had an answer for that timeout, calls coming with no pause that
-// long: a Redis slower than a Client's WithStoreTimeout opens no breaker
-// for a Pacer's calls under a timeout raised for them, while a hung one
-// does.
+// the Store's timeout (see [WithTimeout]) says nothing of Redis: the Store
+// asks Redis itself then, in the background under its timeout, at most
+// once a second, and a node that leaves that unanswered is down at once.
+// So a Redis slower than a Client's WithStoreTimeout opens no breaker for
+// a Pacer's calls under a timeout raised for them, while a hung one does;
+// and such short calls, never a probe, have the Store probe in their
+// stead.
 var ErrUnavailable = errors.New("redisstore: redis unavailable")
 
 const (
@@ -44,6 +46,7 @@ const (
 	healthy  outcome = iota // Redis answered (a nil reply and WRONGTYPE included)
 	failed                  // Redis did not answer usefully: network error, timeout, LOADING…
 	unjudged                // says nothing about Redis: the caller gave up, or a cluster's slot map was loading
+	short                   // the caller's deadline, under half the Store's timeout, came first: the Store asks Redis itself
 )
 
 // classify tells how err, of a call that ran for ran under the caller's
@@ -51,17 +54,19 @@ const (
 // caller's deadline counts, since callers such as the robotstxt Client
 // bound Store calls with the Store's own short timeout (and let a call
 // run on to it when their own callers leave sooner); a cancellation does
-// not, nor a deadline under half the timeout while Redis answered some
-// call within it (quiet false): a Redis slower than such a caller may
-// answer the Store's other calls (a Pacer's, under a timeout raised for
-// them), which a breaker it opened would refuse.
-func classify(parent context.Context, err error, ran, had, timeout time.Duration, quiet bool) outcome {
+// not, nor a deadline under half the timeout, which is short: a Redis
+// slower than such a caller may answer the Store's other calls (a
+// Pacer's, under a timeout raised for them), which a breaker it opened
+// would refuse.
+func classify(parent context.Context, err error, ran, had, timeout time.Duration) outcome {
 	switch {
 	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):
 		return healthy
-	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && (ran < minJudged || had < timeout/2 && !quiet),
+	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && ran < minJudged,
 		redis.HasErrorPrefix(err, "TRYAGAIN"): // a cluster's slot moving to another node
 		return unjudged
+	case parent.Err() != nil && had < timeout/2:
+		return short
 	}
 	return failed
 }
@@ -72,17 +77,15 @@ func isWrongType(err error) bool { return redis.HasErrorPrefix(err, "WRONGTYPE")
 // A breaker stops calls to a Redis node that keeps failing (see
 // [ErrUnavailable]).
 type breaker struct {
-	node    string // the node's address; "" for the whole of a Redis that is not a cluster
-	log     *slog.Logger
-	timeout time.Duration // the Store's (see WithTimeout)
+	node string // the node's address; "" for the whole of a Redis that is not a cluster
+	log  *slog.Logger
 
 	mu       sync.Mutex
 	fails    int       // consecutive failed calls
 	openedAt time.Time // when it opened or a probe last failed; zero while closed
 	probing  bool      // a probe call is in flight
-	answered time.Time // when a call last had an answer, or the breaker was made
-	missFrom time.Time // the start of the first call since then that had none, after no pause; zero for none
-	lastEnd  time.Time // when the last call ended
+	asking   bool      // the Store's own call is in flight (see Store.ask)
+	askedAt  time.Time // when it was last sent
 
 	shown   bool         // the state last logged: open
 	shownAt [2]time.Time // when each state was last logged, closed and open
@@ -98,42 +101,61 @@ func (s *Store) breaker(node string) *breaker {
 		if len(s.breakers) >= maxBreakers {
 			clear(s.breakers)
 		}
-		b = &breaker{node: node, log: s.logger, timeout: s.cfg.timeout, answered: time.Now()}
+		b = &breaker{node: node, log: s.logger}
 		s.breakers[node] = b
 	}
 	return b
 }
 
 // allow reports whether a call may go to Redis, and whether it is the
-// probe of an open breaker. Every allowed call must be followed by done.
-func (b *breaker) allow() (ok, probe bool) {
+// probe of an open breaker; of a short call (one its caller gives under
+// half the Store's timeout), which cannot tell a slow Redis from a hung
+// one, whether the Store is to probe in its stead (see Store.ask). Every
+// allowed call and every probe asked for must be followed by done.
+func (b *breaker) allow(short bool) (ok, probe, ask bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.openedAt.IsZero() {
-		return true, false
+		return true, false, false
 	}
 	if b.probing || time.Since(b.openedAt) < retryAfter {
-		return false, false
+		return false, false, false
 	}
 	b.probing = true
-	return true, true
+	if short {
+		b.asking, b.askedAt = true, time.Now()
+		return false, true, true
+	}
+	return true, true, false
 }
 
-// done records the outcome of an allowed call started at start.
-func (b *breaker) done(probe bool, start time.Time, o outcome, err error) {
+// ask reports whether the Store is to ask Redis itself after a short
+// call (see classify) missed: no call of its own is in flight, and none
+// was sent within retryAfter. Then it must be followed by done.
+func (b *breaker) ask() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.asking || time.Since(b.askedAt) < retryAfter {
+		return false
+	}
+	b.asking, b.askedAt = true, time.Now()
+	return true
+}
+
+// done records the outcome of an allowed call, or of the Store's own
+// (asked), which a failure opens at once: Redis left it unanswered for
+// the Store's whole timeout.
+func (b *breaker) done(probe, asked bool, o outcome, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.probing = b.probing && !probe
+	b.asking = b.asking && !asked
 	was := !b.openedAt.IsZero()
-	if o != healthy && (b.missFrom.IsZero() || start.Before(b.missFrom) || b.paused(start)) {
-		b.missFrom = start
-	}
-	b.lastEnd = time.Now()
 	switch o {
 	case healthy:
-		b.fails, b.openedAt, b.answered, b.missFrom = 0, time.Time{}, time.Now(), time.Time{}
+		b.fails, b.openedAt = 0, time.Time{}
 	case failed:
-		if b.fails++; was || b.fails >= tripAfter { // a failed probe, or a call let through before opening
+		if b.fails++; was || asked || b.fails >= tripAfter { // a failed probe, or a call let through before opening
 			b.openedAt = time.Now()
 		}
 	}
@@ -141,32 +163,6 @@ func (b *breaker) done(probe bool, start time.Time, o outcome, err error) {
 		b.changes++
 	}
 	b.show(err)
-}
-
-// silent reports whether calls have gone unanswered for over the
-// Store's timeout: the one started at start, or the first since the last
-// answer, started that long ago and after that answer, with no pause
-// since. A Store that made no call for a while is no silent Redis, nor
-// are the calls before such a pause, which callers may have left early.
-func (b *breaker) silent(start time.Time) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	since := start
-	if !b.missFrom.IsZero() && b.missFrom.Before(since) && !b.paused(start) {
-		since = b.missFrom
-	}
-	if since.Before(b.answered) {
-		since = b.answered
-	}
-	return time.Since(since) > b.timeout
-}
-
-// paused reports whether no call was under way for over the Store's
-// timeout before start: a miss after it starts a new run. (Calls rarer
-// than that to a hung Redis open no breaker; each costs its caller's
-// deadline.)
-func (b *breaker) paused(start time.Time) bool {
-	return start.Sub(b.lastEnd) > b.timeout
 }
 
 // show logs the breaker's state, naming the node, when it is not the

@@ -40,16 +40,16 @@ func TestBreakerPerNode(t *testing.T) {
 		t.Fatal("a second get of a node gave another breaker")
 	}
 	for range tripAfter {
-		if ok, _ := a.allow(); !ok {
+		if ok, _, _ := a.allow(false); !ok {
 			t.Fatal("a closed breaker refused a call")
 		}
-		a.done(false, time.Now(), failed, errors.New("connection refused"))
+		a.done(false, false, failed, errors.New("connection refused"))
 	}
-	if ok, _ := a.allow(); ok {
+	if ok, _, _ := a.allow(false); ok {
 		t.Errorf("after %d failures the node's breaker let a call through", tripAfter)
 	}
 	for _, other := range []*breaker{b, s.breaker("")} {
-		if ok, _ := other.allow(); !ok {
+		if ok, _, _ := other.allow(false); !ok {
 			t.Errorf("breaker of %q refused a call after another node failed", other.node)
 		}
 	}
@@ -95,25 +95,24 @@ func TestClassify(t *testing.T) {
 		{context.Background(), replyError("LOADING Redis is loading the dataset in memory"), failed},
 		{context.Background(), errors.New("dial tcp: connection refused"), failed},
 	} {
-		if got := classify(c.ctx, c.err, time.Second, time.Second, time.Second, false); got != c.want {
+		if got := classify(c.ctx, c.err, time.Second, time.Second, time.Second); got != c.want {
 			t.Errorf("classify(%v) = %d, want %d", c.err, got, c.want)
 		}
 	}
 	// A caller's deadline: a failure given the Store's timeout, or half
-	// of it; under half of it, nothing said of Redis while it answered
-	// some call within the timeout (quiet false).
+	// of it; under half of it, short (the Store asks Redis itself); under
+	// minJudged of running, nothing said of Redis.
 	expired, stop := context.WithDeadline(context.Background(), time.Now())
 	defer stop()
 	for _, c := range []struct {
-		had   time.Duration
-		quiet bool
-		want  outcome
+		had  time.Duration
+		want outcome
 	}{
-		{2 * time.Second, false, failed}, {time.Second, false, failed},
-		{200 * time.Millisecond, false, unjudged}, {200 * time.Millisecond, true, failed},
+		{2 * time.Second, failed}, {time.Second, failed},
+		{200 * time.Millisecond, short}, {minJudged / 2, unjudged},
 	} {
-		if got := classify(expired, context.DeadlineExceeded, c.had, c.had, 2*time.Second, c.quiet); got != c.want {
-			t.Errorf("classify of a call given %v of a 2 s timeout that ran out of its caller's deadline (quiet %v) = %d, want %d", c.had, c.quiet, got, c.want)
+		if got := classify(expired, context.DeadlineExceeded, c.had, c.had, 2*time.Second); got != c.want {
+			t.Errorf("classify of a call given %v of a 2 s timeout that ran out of its caller's deadline = %d, want %d", c.had, got, c.want)
 		}
 	}
 }
@@ -592,4 +591,116 @@ func TestShortDeadlinesOpenNoBreakerAfterIdleEndingInAMiss(t *testing.T) {
 	}
 	time.Sleep(2500 * time.Millisecond) // the crawler pauses; Redis is as slow as ever
 	crawlRefused(t, hc, 3*time.Second, "after a 2.5 s pause that followed a disallowed page")
+}
+
+// TestShortDeadlinesOpenNoBreakerWhenRobotsTxtIsSlow (review117): as
+// TestShortDeadlinesOpenNoBreakerForConcurrentTakes (Store timeout 2 s
+// for its Pacer, Client's default 200 ms, Redis answering in 300 ms, 8
+// workers a new site each), but each site's robots.txt takes 1.7 s to
+// come, as a distant or loaded site's does. No worker makes a Take
+// before its fetch ends, so for over 2 s every Redis call is a Client's
+// 200 ms one (its Get and lease before the fetch, its write after), with
+// no pause of 2 s between them: the writes count as failures, the breaker
+// opens, and the Takes that follow are refused, though Redis would have
+// answered each in 300 ms.
+func TestShortDeadlinesOpenNoBreakerWhenRobotsTxtIsSlow(t *testing.T) {
+	rs := redistest.Start(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			time.Sleep(1700 * time.Millisecond)
+			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\n")
+			return
+		}
+		_, _ = io.WriteString(w, "page")
+	}))
+	t.Cleanup(srv.Close)
+	rdb := redis.NewClient(&redis.Options{Addr: slowRedis(t, rs.Addr(), 300*time.Millisecond), ContextTimeoutEnabled: true, PoolSize: 64})
+	t.Cleanup(func() { _ = rdb.Close() })
+	store := New(rdb, WithLogger(quietLogger), WithTimeout(2*time.Second))
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}}
+	t.Cleanup(next.CloseIdleConnections)
+	rc := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"),
+		robotstxt.WithHTTPClient(&http.Client{Transport: next}), robotstxt.WithStore(store))
+	t.Cleanup(func() { _ = rc.Close() })
+	hc := &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(store))}
+	crawlRefused(t, hc, 6*time.Second, "a crawl of sites whose robots.txt takes 1.7 s")
+}
+
+// TestShortDeadlinesOpenNoBreakerAfterDisallowedRun (review117): the
+// same Store and Redis as TestShortDeadlinesOpenNoBreakerForConcurrentTakes;
+// the crawl's first 2.5 s meet only new sites that disallow the crawler
+// (as many do an AI crawler's token), so no Take is made, and every Redis
+// call is a Client's 200 ms one, with no pause: they open the breaker,
+// and the allowed pages that follow are refused.
+func TestShortDeadlinesOpenNoBreakerAfterDisallowedRun(t *testing.T) {
+	rs := redistest.Start(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			if strings.HasPrefix(r.Host, "no") {
+				_, _ = io.WriteString(w, "User-agent: *\nDisallow: /\n")
+				return
+			}
+			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\n")
+			return
+		}
+		_, _ = io.WriteString(w, "page")
+	}))
+	t.Cleanup(srv.Close)
+	rdb := redis.NewClient(&redis.Options{Addr: slowRedis(t, rs.Addr(), 300*time.Millisecond), ContextTimeoutEnabled: true, PoolSize: 64})
+	t.Cleanup(func() { _ = rdb.Close() })
+	store := New(rdb, WithLogger(quietLogger), WithTimeout(2*time.Second))
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}}
+	t.Cleanup(next.CloseIdleConnections)
+	rc := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"),
+		robotstxt.WithHTTPClient(&http.Client{Transport: next}), robotstxt.WithStore(store))
+	t.Cleanup(func() { _ = rc.Close() })
+	hc := &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(store))}
+	var site atomic.Int64
+	end := time.Now().Add(2500 * time.Millisecond)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for time.Now().Before(end) {
+				if err := sendAs(hc, fmt.Sprintf("http://no%d.test/page", site.Add(1)), ""); !errors.Is(err, robotstxt.ErrDisallowed) {
+					t.Errorf("a disallowing site's page: %v, want ErrDisallowed", err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	crawlRefused(t, hc, 3*time.Second, "after 2.5 s of disallowed pages")
+}
+
+// TestShortCallsHaveTheStoreProbe: an open breaker hands a short call (a
+// Client's 200 ms, under a Store timeout of 2 s) no probe, which a Redis
+// answering in 300 ms could never pass: the Store probes in its stead,
+// and the breaker closes.
+func TestShortCallsHaveTheStoreProbe(t *testing.T) {
+	checkLeaks(t)
+	rs := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: slowRedis(t, rs.Addr(), 300*time.Millisecond), ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = rdb.Close() })
+	s := New(rdb, WithLogger(quietLogger), WithTimeout(2*time.Second))
+	b := s.breaker("")
+	for range tripAfter { // as a stall of Redis, now over, left it
+		b.done(false, false, failed, errors.New("test: connection reset"))
+	}
+	time.Sleep(retryAfter)
+	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		_, _ = s.Get(ctx, "https://a.test:443")
+		cancel()
+	}
+	b.mu.Lock()
+	open := !b.openedAt.IsZero()
+	b.mu.Unlock()
+	if open {
+		t.Error("after 2 s of short calls to a Redis answering in 300 ms, its breaker is still open")
+	}
 }

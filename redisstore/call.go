@@ -20,37 +20,68 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 		panic("redisstore: Store used without New")
 	}
 	b := s.breaker(s.cluster.node(key))
-	ok, probe := b.allow()
-	if !ok {
-		s.cluster.reload()
-		return fmt.Errorf("redisstore: %s %s: %w", op, key, ErrUnavailable)
-	}
 	start, had := time.Now(), s.cfg.timeout
 	if d, ok := ctx.Deadline(); ok {
 		had = min(had, time.Until(d))
 	}
+	ok, probe, ask := b.allow(had < s.cfg.timeout/2)
+	if ask {
+		go s.ask(b, key, true)
+	}
+	if !ok {
+		s.cluster.reload()
+		return fmt.Errorf("redisstore: %s %s: %w", op, key, ErrUnavailable)
+	}
 	ended := false
 	defer func() {
 		if !ended { // fn panicked: a probe ends all the same, or the breaker waits for it for ever
-			b.done(probe, start, unjudged, nil)
+			b.done(probe, false, unjudged, nil)
 		}
 	}()
 	err := s.run(ctx, fn)
 	ended = true
-	o := classify(ctx, err, time.Since(start), had, s.cfg.timeout, b.silent(start))
-	switch {
-	case o == healthy:
-		s.cluster.answered()
-	case o == failed:
-		if s.cluster.reload(); s.cluster.warming() {
-			o = unjudged // the slot map is still loading: no node is to blame
-		}
+	o := s.judge(classify(ctx, err, time.Since(start), had, s.cfg.timeout))
+	b.done(probe, false, o, err)
+	if o == short && b.ask() {
+		go s.ask(b, key, false)
 	}
-	b.done(probe, start, o, err)
 	if err != nil {
 		return fmt.Errorf("redisstore: %s %s: %w", op, key, err)
 	}
 	return nil
+}
+
+// judge returns o, the outcome of a call, as the breaker of its node
+// records it, and tells a cluster's slot map of it.
+func (s *Store) judge(o outcome) outcome {
+	switch o {
+	case healthy:
+		s.cluster.answered()
+	case failed:
+		if s.cluster.reload(); s.cluster.warming() {
+			return unjudged // the slot map is still loading: no node is to blame
+		}
+	}
+	return o
+}
+
+// ask asks Redis, under the Store's timeout, whether key exists, a read
+// that goes to key's node, and records the outcome in its breaker b: a
+// short call's caller left before Redis could answer, which tells a slow
+// Redis from a hung one no better than a probe that is such a call
+// (probe) would. It runs in a goroutine of its own, ending within the
+// Store's timeout.
+func (s *Store) ask(b *breaker, key string, probe bool) {
+	o, err := unjudged, error(nil)
+	defer func() {
+		if r := recover(); r != nil { // a hook's: no caller to raise it in
+			s.log.Log(context.Background(), slog.LevelError, "the Store's own Redis call panicked", "panic", panicText(r))
+		}
+		b.done(probe, true, o, err)
+	}()
+	start := time.Now()
+	err = s.run(context.Background(), func(ctx context.Context) error { return s.rdb.Exists(ctx, key).Err() })
+	o = s.judge(classify(context.Background(), err, time.Since(start), s.cfg.timeout, s.cfg.timeout))
 }
 
 // callerBound returns how long an ending call made for ctx's caller

@@ -16,9 +16,9 @@
 // Redis hangs waits for up to three calls to reach the timeout (the
 // look-up, the lease, and the write of what it fetched) beside its
 // fetch; once three calls have reached the timeout (a Client's Store
-// timeout under half the Store's: once no call has had an answer for the
-// Store's timeout too, with no pause that long between calls), the Store stops calling Redis, but for one probe
-// a second and the end of a lease or a
+// timeout under half the Store's: once a call of the Store's own, which
+// such a call's miss sends, has reached the Store's), the Store stops
+// calling Redis, but for one probe a second and the end of a lease or a
 // paced turn taken before (within the timeout, so that other processes
 // need not wait out the lease, and a Retry-After hold reaches them). The
 // pacer fails closed instead (see [Store.Take]).
