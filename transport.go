@@ -361,7 +361,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var ends bool // whether resp's body ends the turns
 	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2},
 		within: [2]bool{within, alsoWithin}}
-	t.c.twins.add(tu2.authority, tu.authority, 1, time.Now().Add(t.lease(interval)))
+	if tu2.authority != "" {
+		f.leased = time.Now().Add(t.lease(interval))
+		t.c.twins.start(tu.authority, tu2.authority, f.leased)
+	}
 	defer func() { // the turns end however the request does, a panic too
 		if !ends {
 			f.end(resp)
@@ -439,11 +442,14 @@ type flight struct {
 	turns     [2]turn
 	sent      time.Time // zero until the request is sent
 	within    [2]bool   // of each turn's site, a redirect within it: its page took the turn before too
+	leased    time.Time // of two turns, when their lease runs out (see twinTurns); else zero
 }
 
 // end ends f's turns, resp (nil for none) having come.
 func (f *flight) end(resp *http.Response) {
-	f.t.c.twins.add(f.turns[1].authority, f.turns[0].authority, -1, time.Time{})
+	if !f.leased.IsZero() {
+		f.t.c.twins.stop(f.turns[0].authority, f.turns[1].authority, f.leased)
+	}
 	hold := f.t.hold(f.ctx, f.authority, resp)
 	for i, tu := range f.turns {
 		// Turns told to come at a site last as long as this request
@@ -467,7 +473,7 @@ func (t *Transport) lease(interval time.Duration) time.Duration {
 	return max(d, interval)
 }
 
-// twinTurns counts, by pair of sites, the requests in flight in both
+// twinTurns keeps, by pair of sites, the requests in flight in both
 // their turns (see Transport.RoundTrip), until each one's response has
 // come or its turns' lease has run out: while one is, a fetch of one
 // site's robots.txt or tdmrep.json redirected to the other takes no
@@ -475,49 +481,48 @@ func (t *Transport) lease(interval time.Duration) time.Duration {
 // reading as it asks for its receipt. The zero twinTurns is ready.
 type twinTurns struct {
 	mu      sync.Mutex
-	m       map[[2]string]twins
-	sweepAt int // sweep when the map reaches this size
+	m       map[[2]string][]time.Time // when each request's lease runs out
+	sweepAt int                       // sweep when the map reaches this size
 }
 
-// twins is what a twinTurns knows of one pair of sites.
-type twins struct {
-	n     int       // requests in flight
-	until time.Time // when the last of their turns' leases runs out
-}
-
-// add counts n more requests in flight in the turns of sites a and b,
-// leased until until; none when a is "" (one turn).
-func (tt *twinTurns) add(a, b string, n int, until time.Time) {
-	if a == "" {
-		return
-	}
-	k := [2]string{min(a, b), max(a, b)}
+// start counts a request in flight in the turns of sites a and b, its
+// lease running out at until.
+func (tt *twinTurns) start(a, b string, until time.Time) {
+	k, now := [2]string{min(a, b), max(a, b)}, time.Now()
 	tt.mu.Lock()
 	defer tt.mu.Unlock()
-	e, ok := tt.m[k]
-	if !ok { // pairs whose leases ran out, their bodies never closed, go
-		now := time.Now()
-		sweepMap(&tt.m, &tt.sweepAt, func(e twins) bool { return now.Before(e.until) })
+	if _, ok := tt.m[k]; !ok { // pairs whose leases ran out, their bodies never closed, go
+		sweepMap(&tt.m, &tt.sweepAt, func(leases []time.Time) bool { return slices.ContainsFunc(leases, now.Before) })
 		if tt.m == nil {
-			tt.m = make(map[[2]string]twins)
+			tt.m = make(map[[2]string][]time.Time)
 		}
 	}
-	e.n += n
-	if until.After(e.until) {
-		e.until = until
+	tt.m[k] = append(slices.DeleteFunc(tt.m[k], now.After), until)
+}
+
+// stop ends the request start counted with until.
+func (tt *twinTurns) stop(a, b string, until time.Time) {
+	k, now := [2]string{min(a, b), max(a, b)}, time.Now()
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	leases := tt.m[k]
+	if i := slices.Index(leases, until); i >= 0 {
+		leases = slices.Delete(leases, i, i+1)
 	}
-	if tt.m[k] = e; e.n <= 0 {
+	if leases = slices.DeleteFunc(leases, now.After); len(leases) == 0 {
 		delete(tt.m, k)
+	} else {
+		tt.m[k] = leases
 	}
 }
 
 // holding reports whether a request is in flight in a's and b's turns,
-// within their lease.
+// within its lease.
 func (tt *twinTurns) holding(a, b string) bool {
+	now := time.Now()
 	tt.mu.Lock()
 	defer tt.mu.Unlock()
-	e := tt.m[[2]string{min(a, b), max(a, b)}]
-	return e.n > 0 && time.Now().Before(e.until)
+	return slices.ContainsFunc(tt.m[[2]string{min(a, b), max(a, b)}], now.Before)
 }
 
 // A turnBody is the body of resp, sent in f's turns: they end once it

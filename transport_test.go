@@ -2970,3 +2970,93 @@ func TestTwinTurnsEndWithTheLease(t *testing.T) {
 		t.Errorf("the receipt's hop to a.test reached it %v before the page holding a.test's turn ended (the leaked two-turn page's lease ran out long before): no turn taken", early)
 	}
 }
+
+// TestTwinTurnsEachRequestKeepsItsOwnLease (review118): a two-turn
+// page whose body is leaked spares hops between its sites only within
+// its own lease; a later two-turn page of the same pair, ended and
+// closed, must not stretch that to its own lease. Here the lease is 3 s
+// against a Crawl-delay of 1 s: after the leaked page's lease has run
+// out, a second two-turn page is sent and closed; then a page of a.test
+// holds a.test's turn (its body open), and a receipt of a.test:8080's
+// page fetches its tdmrep.json, redirected to a.test's: the hop must wait
+// for a.test's turn.
+func TestTwinTurnsEachRequestKeepsItsOwnLease(t *testing.T) {
+	checkLeaks(t)
+	const file = `[{"location": "/", "tdm-reservation": 0}]`
+	var hopAt atomic.Int64 // when a.test's tdmrep.json was asked for, unix ns
+	var d net.Dialer
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
+		case r.URL.Path == "/.well-known/tdmrep.json" && r.Host == "a.test:8080":
+			http.Redirect(w, r, "http://a.test/.well-known/tdmrep.json", http.StatusMovedPermanently)
+		case r.URL.Path == "/.well-known/tdmrep.json":
+			hopAt.CompareAndSwap(0, time.Now().UnixNano())
+			io.WriteString(w, file)
+		default:
+			io.WriteString(w, "page")
+		}
+	})
+	l80, l8080 := httptest.NewServer(h), httptest.NewServer(h)
+	defer l80.Close()
+	defer l8080.Close()
+	next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		to := l80.Listener.Addr().String()
+		if _, port, _ := net.SplitHostPort(addr); port == "8080" {
+			to = l8080.Listener.Addr().String()
+		}
+		return d.DialContext(ctx, network, to)
+	}}
+	defer next.CloseIdleConnections()
+	p := newMemPacer()
+	p.timeout = 3 * time.Second // the turn's lease, 30 s outside tests
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(5 * time.Second)}, WithPacer(p))
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+
+	twoTurns := func() *http.Response {
+		req, _ := http.NewRequest("GET", "http://a.test/x", nil)
+		req.Host = "a.test:8080"
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	leaked := twoTurns()                // its body left open, as a crawler's bug may
+	defer leaked.Body.Close()           // at the test's end, for checkLeaks
+	time.Sleep(3500 * time.Millisecond) // past its turns' lease (3 s)
+
+	second := twoTurns() // a well-behaved two-turn page: read and closed
+	io.Copy(io.Discard, second.Body)
+	second.Body.Close()
+
+	held, err := hc.Get("http://a.test/y") // a.test's turn, held while its body is open
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := hc.Get("http://a.test:8080/z")
+	if err != nil {
+		held.Body.Close()
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, page.Body)
+	page.Body.Close()
+	var closedAt atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(500 * time.Millisecond)
+		closedAt.Store(time.Now().UnixNano())
+		held.Body.Close()
+	}()
+	rc := tr.Receipt(page, nil)
+	<-done
+	if hopAt.Load() == 0 {
+		t.Fatalf("a.test's tdmrep.json never asked for; signals %+v", rc.Signals)
+	}
+	if early := time.Duration(closedAt.Load() - hopAt.Load()); early > 0 {
+		t.Errorf("the receipt's hop to a.test reached it %v before the page holding a.test's turn ended: no turn taken (the second two-turn page ended long before; only the leaked one's count, past its lease, remains)", early)
+	}
+}
