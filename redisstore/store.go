@@ -43,9 +43,14 @@ var _ interface {
 // about a third more. With it, a call runs in the caller's goroutine and
 // ends at its context's deadline or the Store's timeout: go-redis does not
 // see a cancellation on a socket, so a call cancelled earlier returns at
-// one of them. For a *redis.ClusterClient, New starts loading the
-// slot map in the background (for at most two seconds), so that the
-// Store's first calls find it loaded.
+// one of them. A call's timeout runs from before it waits for one of the
+// client's pooled connections: give the client a PoolSize of at least the
+// requests the crawler has in flight at once (go-redis's default is ten
+// per CPU), lest a burst that waits for connections read as a Redis that
+// does not answer, and open the breaker (see [ErrUnavailable]). For a
+// *redis.ClusterClient, New starts loading the slot map in the background
+// (for at most two seconds), so that the Store's first calls find it
+// loaded.
 func New(client redis.UniversalClient, opts ...Option) *Store {
 	if client == nil {
 		panic("redisstore: New with a nil client")
