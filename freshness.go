@@ -5,7 +5,6 @@ import (
 	"iter"
 	"math"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,16 +19,18 @@ import (
 // Cache-Control (s-maxage, max-age, no-store, no-cache) and Expires
 // against Date, less the Age a cache on the way spent of it (see age),
 // clamped between the floor (see WithMinFreshness) and the cap, every
-// Cache-Control line read. A Cache-Control that does not parse, such as
-// max-age=-5 or one longer than maxCacheControl, or gives an age twice,
-// is stale (RFC 9111 §4.2.1): the floor. Without such headers it is the cap, and
+// Cache-Control line read. A Cache-Control whose directives of those (and
+// private) do not parse, such as max-age=-5, or one longer than
+// maxCacheControl, or that gives an age twice, is stale (RFC 9111
+// §4.2.1): the floor; other directives are ignored, malformed or not
+// (§5.2.3). Without such headers it is the cap, and
 // ok is false. lifetime is the same before the Age and the clamp, at
 // least 0, which a 304 renews (see Client.renew).
 func (c *config) freshness(now time.Time, h http.Header) (d, lifetime time.Duration, ok bool) {
 	lines := strings.Join(h.Values("Cache-Control"), ", ") // one list (RFC 9110 §5.3)
 	cc, err := (*cacheobject.ResponseCacheDirectives)(nil), errLongCacheControl
 	if len(lines) <= maxCacheControl {
-		cc, err = cacheobject.ParseResponseCacheControl(spaced(lines))
+		cc, err = cacheobject.ParseResponseCacheControl(freshnessDirectives(lines))
 	}
 	expires := h.Values("Expires") // an empty one is a date that does not parse (RFC 9111 §5.3)
 	explicit := lines != "" || len(expires) > 0
@@ -110,24 +111,31 @@ func (e *entry) setLifetime(d time.Duration) {
 	e.lifetime = int32(min(max(d, 0), maxLifetime) / storedUnit)
 }
 
-// spaced returns the Cache-Control list cc with ", " between its
-// directives: the parser reads an argument given as a token
-// (private=Set-Cookie) up to white space, and took the directives after
-// it (max-age, no-store) as field names.
-func spaced(cc string) string {
-	if !strings.Contains(cc, ",") {
-		return cc
+// freshnessDirectives returns the directives of the Cache-Control list
+// cc that freshness reads, ", " between them: another, malformed or not,
+// is ignored, as RFC 9111 §5.2.3 has a cache ignore those it does not
+// use. (The parser read an argument given as a token, private=Set-Cookie,
+// up to a blank, and the directives after it as field names.)
+func freshnessDirectives(cc string) string {
+	var keep []string
+	for d := range directives(cc, false) {
+		name, _, _ := strings.Cut(d, "=")
+		switch ascii.LowerString(strings.TrimSpace(name)) {
+		case "max-age", "s-maxage", "no-store", "no-cache", "private":
+			keep = append(keep, d)
+		}
 	}
-	return strings.Join(slices.Collect(directives(cc, false)), ", ")
+	return strings.Join(keep, ", ")
 }
 
 // directives yields the directives of the Cache-Control list cc, split
-// at the commas outside quoted strings (a '"' opens one only as an
-// argument, right after '=', as the parser reads it), and with loose at
-// the blanks and semicolons there too: the parser reads
+// at the commas and blanks outside quoted strings (a '"' opens one only
+// as an argument, right after '=', as the parser reads it), and with
+// semicolons at the semicolons there too: the parser reads
 // "no-cache max-age=86400" as two directives, and the scans that may
-// only shorten a freshness (noCache, repeatsAge) read "no-cache;" as one.
-func directives(cc string, loose bool) iter.Seq[string] {
+// only shorten a freshness (noCache, repeatsAge) read "no-cache;" as one,
+// while "max-age=86400;" is no age.
+func directives(cc string, semicolons bool) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		quoted, escaped, start := false, false, 0
 		for i := 0; i <= len(cc); i++ {
@@ -142,7 +150,7 @@ func directives(cc string, loose bool) iter.Seq[string] {
 				case c == '"' && (quoted || i > 0 && cc[i-1] == '='):
 					quoted = !quoted
 					continue
-				case quoted || c != ',' && !(loose && (c == ' ' || c == '\t' || c == ';')):
+				case quoted || c != ',' && c != ' ' && c != '\t' && (c != ';' || !semicolons):
 					continue
 				}
 			}

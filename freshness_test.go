@@ -314,3 +314,33 @@ func TestFreshnessInvalidExpiresBeforeAnEarlyDate(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshnessIgnoresAMalformedExtensionDirective (cache79): a
+// Cache-Control whose max-age is well formed keeps it when an extension
+// directive the Client does not use (RFC 5861's stale-if-error and
+// stale-while-revalidate, an argument to public) is malformed: RFC 9111
+// §5.2.3 has caches ignore directives they do not recognise, and §4.2.1
+// reads as stale only invalid freshness information (a max-age that is
+// no integer). The whole list was read as unparseable: the floor, a
+// minute, where the site asked for a day.
+func TestFreshnessIgnoresAMalformedExtensionDirective(t *testing.T) {
+	cfg := defaultConfig()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		cc   string
+		want time.Duration
+	}{
+		{"max-age=86400, stale-if-error", 24 * time.Hour},
+		{"max-age=86400, stale-while-revalidate", 24 * time.Hour},
+		{"public=1, max-age=86400", 24 * time.Hour},
+		{"max-age=86400, immutable=true", 24 * time.Hour},
+		// Passed over, not with the directive a blank joins to it.
+		{"stale-if-error max-age=3600", time.Hour},
+		{"private=Set-Cookie max-age=3600", time.Hour},
+		{"stale-if-error, no-store", time.Minute},
+	} {
+		if d, _, _ := cfg.freshness(now, http.Header{"Cache-Control": {c.cc}}); d != c.want {
+			t.Errorf("freshness(Cache-Control: %s) = %v, want %v", c.cc, d, c.want)
+		}
+	}
+}
