@@ -30,7 +30,10 @@ func (c *config) freshness(now time.Time, h http.Header) (d, lifetime time.Durat
 	lines := strings.Join(h.Values("Cache-Control"), ", ") // one list (RFC 9110 §5.3)
 	cc, err := (*cacheobject.ResponseCacheDirectives)(nil), errLongCacheControl
 	if len(lines) <= maxCacheControl {
-		cc, err = cacheobject.ParseResponseCacheControl(freshnessDirectives(lines))
+		cc, err = nil, errMalformedCacheControl
+		if read, ok := freshnessDirectives(lines); ok {
+			cc, err = cacheobject.ParseResponseCacheControl(read)
+		}
 	}
 	expires := h.Values("Expires") // an empty one is a date that does not parse (RFC 9111 §5.3)
 	explicit := lines != "" || len(expires) > 0
@@ -112,20 +115,52 @@ func (e *entry) setLifetime(d time.Duration) {
 }
 
 // freshnessDirectives returns the directives of the Cache-Control list
-// cc that freshness reads, ", " between them: another, malformed or not,
-// is ignored, as RFC 9111 §5.2.3 has a cache ignore those it does not
-// use. (The parser read an argument given as a token, private=Set-Cookie,
-// up to a blank, and the directives after it as field names.)
-func freshnessDirectives(cc string) string {
+// cc that freshness reads, ", " between them, passing over the others
+// (stale-if-error, public=1), as RFC 9111 §5.2.3 has a cache ignore
+// directives it does not use; ok is false when a directive is not well
+// formed, a token with a token or quoted-string argument or none ("no-store;",
+// one that leaves a quote open): such a list, which may hide one freshness
+// reads, does not parse. (The parser read an argument given as a token,
+// private=Set-Cookie, up to a blank, and the directives after it as
+// field names.)
+func freshnessDirectives(cc string) (_ string, ok bool) {
 	var keep []string
 	for d := range directives(cc, false) {
-		name, _, _ := strings.Cut(d, "=")
-		switch ascii.LowerString(strings.TrimSpace(name)) {
+		rest := strings.TrimLeft(d, tchars)
+		name := d[:len(d)-len(rest)]
+		if name == "" || rest != "" && (rest[0] != '=' || !isToken(rest[1:]) && !isQuoted(rest[1:])) {
+			return "", false
+		}
+		switch ascii.LowerString(name) {
 		case "max-age", "s-maxage", "no-store", "no-cache", "private":
 			keep = append(keep, d)
 		}
 	}
-	return strings.Join(keep, ", ")
+	return strings.Join(keep, ", "), true
+}
+
+// tchars are the bytes of an RFC 9110 token.
+const tchars = "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// isToken reports whether s is an RFC 9110 token.
+func isToken(s string) bool { return s != "" && strings.TrimLeft(s, tchars) == "" }
+
+// isQuoted reports whether s is an RFC 9110 quoted-string.
+func isQuoted(s string) bool {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		switch s[i] {
+		case '\\':
+			if i++; i == len(s)-1 {
+				return false // the closing quote escaped
+			}
+		case '"':
+			return false
+		}
+	}
+	return true
 }
 
 // directives yields the directives of the Cache-Control list cc, split
@@ -169,7 +204,10 @@ func directives(cc string, semicolons bool) iter.Seq[string] {
 // parse.
 const maxCacheControl = 4 << 10
 
-var errLongCacheControl = errors.New("Cache-Control too long")
+var (
+	errLongCacheControl      = errors.New("Cache-Control too long")
+	errMalformedCacheControl = errors.New("Cache-Control malformed")
+)
 
 // noCache reports whether the Cache-Control list cc holds a no-cache
 // that names no field, which forbids using the response unrevalidated: a

@@ -344,3 +344,50 @@ func TestFreshnessIgnoresAMalformedExtensionDirective(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshnessNoStoreGluedToASeparator: a no-store (or a bare private
+// beside an s-maxage) written with a separator glued on, "no-store;" (a
+// common slip), is a directive freshness reads, not one it passes over:
+// the list does not parse, and the response is stale (the floor), not
+// kept for its max-age, Expires or the cap. noCache reads "no-cache;" as
+// no-cache; "no-store;" is no weaker.
+func TestFreshnessNoStoreGluedToASeparator(t *testing.T) {
+	cfg := defaultConfig()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		h    http.Header
+		want time.Duration
+	}{
+		{http.Header{"Cache-Control": {"no-store;"}}, time.Minute},
+		{http.Header{"Cache-Control": {"max-age=86400, no-store;"}}, time.Minute},
+		{http.Header{"Cache-Control": {"no-store:"}}, time.Minute},
+		{http.Header{"Cache-Control": {"NO-STORE)"}}, time.Minute},
+		{http.Header{"Cache-Control": {"no-store;"}, "Date": {"Thu, 01 Jan 2026 00:00:00 GMT"}, "Expires": {"Fri, 02 Jan 2026 00:00:00 GMT"}}, time.Minute},
+		// A response for one user: the shorter, max-age, reading counts.
+		{http.Header{"Cache-Control": {"private; s-maxage=86400, max-age=60"}}, time.Minute},
+	} {
+		if d, _, _ := cfg.freshness(now, c.h); d != c.want {
+			t.Errorf("freshness(%v) = %v, want %v", c.h, d, c.want)
+		}
+	}
+}
+
+// TestFreshnessNoStoreAfterAnOpenQuote: an extension whose quoted
+// argument is never closed takes the rest of the list into it, a
+// no-store after it too; passed over, the list would read as one without
+// Cache-Control, or by its max-age. It is kept: the list does not parse,
+// and the response is stale. So is a no-store glued to an extension's
+// closing quote.
+func TestFreshnessNoStoreAfterAnOpenQuote(t *testing.T) {
+	cfg := defaultConfig()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, cc := range []string{
+		`ext="x, no-store`,
+		`max-age=3600, ext="x, no-store`,
+		`ext="x"no-store`,
+	} {
+		if d, _, _ := cfg.freshness(now, http.Header{"Cache-Control": {cc}}); d != time.Minute {
+			t.Errorf("freshness(Cache-Control: %s) = %v, want %v", cc, d, time.Minute)
+		}
+	}
+}
