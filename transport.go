@@ -307,6 +307,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	start := time.Now() // WithMaxWait bounds the request's waits together
 	var tu, tu2 turn    // authority's, also's
+	var tuAt time.Time  // when tu was given
 	var w turnWait
 	waiting := true // until the flight below ends the turns
 	defer func() {
@@ -322,6 +323,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil || also == "" {
 			break
 		}
+		tuAt = time.Now()
 		// Not checked again while tu is held, lest a fetch of robots.txt
 		// redirected to authority wait for tu; the wait is at most half
 		// tu's lease.
@@ -362,7 +364,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2},
 		within: [2]bool{within, alsoWithin}}
 	if tu2.authority != "" {
-		f.leased = time.Now().Add(t.lease(interval))
+		f.leased = tuAt.Add(t.lease(interval)) // the first turn's lease, which ends first
 		t.c.twins.start(tu.authority, tu2.authority, f.leased)
 	}
 	defer func() { // the turns end however the request does, a panic too
