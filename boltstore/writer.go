@@ -59,7 +59,7 @@ func (s *Store) commit(batch map[string]*record) error {
 	now := time.Now().UnixNano()
 	var live int64
 	err := s.guard(func() error {
-		err := s.db.Update(func(tx *bolt.Tx) error {
+		update := func(tx *bolt.Tx) error {
 			b := writable(tx)
 			first, before := b.written.Sequence()+1, b.live
 			for _, k := range keys {
@@ -72,7 +72,11 @@ func (s *Store) commit(batch map[string]*record) error {
 			}
 			live = b.live
 			return b.saveLive()
-		})
+		}
+		err := s.db.Update(update)
+		if err != nil && !errors.Is(err, bolterrors.ErrIncompatibleValue) && s.sweep(now) {
+			err = s.db.Update(update) // in the pages the sweep freed
+		}
 		if err == nil {
 			s.bound.measure(s.db, live)
 		}
@@ -88,6 +92,27 @@ func (s *Store) commit(batch map[string]*record) error {
 	}
 	return nil
 }
+
+// sweep removes expired entries in a commit of their own, reporting
+// whether it removed any: the pages a commit frees serve only the next,
+// so on a full disk a batch that needs more pages than are free failed
+// for ever, the expired entries that would make room for it rolled back
+// with it.
+func (s *Store) sweep(now int64) bool {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		b := writable(tx)
+		before := b.live
+		if err := b.trim(now, 0, b.written.Sequence()+1); err != nil {
+			return err
+		}
+		if b.live == before {
+			return errNothingExpired // rolled back: the last free pages kept
+		}
+		return b.saveLive()
+	}) == nil
+}
+
+var errNothingExpired = errors.New("boltstore: nothing expired")
 
 // openRoom wakes the Sets waiting for room. s.mu is held.
 func (s *Store) openRoom() {
