@@ -59,7 +59,7 @@ func (c *config) freshness(now time.Time, h http.Header) (d, lifetime time.Durat
 		var rv cacheobject.ObjectResults
 		cacheobject.ExpirationObject(&obj, &rv)
 		exp := rv.OutExpirationTime
-		if cc.PrivatePresent && len(cc.Private) == 0 && cc.SMaxAge != -1 {
+		if cc.PrivatePresent && namesNone(cc.Private) && cc.SMaxAge != -1 {
 			// A response for one user's cache: s-maxage speaks to shared
 			// caches, which should not keep it at all, and max-age to a
 			// private one. The Client is both; the shorter reading counts.
@@ -189,7 +189,7 @@ func directives(cc string, semicolons bool) iter.Seq[string] {
 					continue
 				}
 			}
-			if d := strings.TrimSpace(cc[start:i]); d != "" && !yield(d) {
+			if d := strings.Trim(cc[start:i], " \t"); d != "" && !yield(d) {
 				return
 			}
 			start = i + 1
@@ -294,9 +294,26 @@ func (c *config) outageKept(k key) time.Duration {
 // whose clock is behind would have every copy of its file taken as
 // stale, and fetched at every check past the floor.
 func age(h http.Header) time.Duration {
-	v, _, _ := strings.Cut(h.Get("Age"), ",")
-	d, _ := deltaSeconds(strings.TrimSpace(v))
-	return d
+	for _, line := range h.Values("Age") {
+		for v := range strings.SplitSeq(line, ",") {
+			if v = strings.TrimSpace(v); v != "" { // an empty member is none (RFC 9110 §5.6.1.2)
+				d, _ := deltaSeconds(v)
+				return d
+			}
+		}
+	}
+	return 0
+}
+
+// namesNone reports whether a qualified private's field names, as the
+// parser keeps them, name no field: private="" is a bare private.
+func namesNone(f map[string]bool) bool {
+	for name := range f {
+		if name != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // deltaSeconds reads v as a whole number of seconds, not negative; one

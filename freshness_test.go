@@ -391,3 +391,59 @@ func TestFreshnessNoStoreAfterAnOpenQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshnessMaxAgeWithUnicodeSpaceIsStale: "max-age=86400" followed by
+// a no-break space (U+00A0, UTF-8 C2 A0, obs-text net/http accepts in a
+// header value) or another Unicode space is no delta-seconds: RFC 9111
+// §1.2.2/§4.2.1 read an invalid max-age as stale: the floor, not a day.
+func TestFreshnessMaxAgeWithUnicodeSpaceIsStale(t *testing.T) {
+	cfg := defaultConfig()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, cc := range []string{
+		"max-age=86400\u00a0",         // NBSP pasted after the number
+		"max-age=86400\u0085",         // NEL
+		"max-age=86400\u3000",         // ideographic space
+		"s-maxage=86400\u2028",        // line separator
+		"max-age=86400\u00a0, public", // a comma after it
+	} {
+		if d, _, _ := cfg.freshness(now, http.Header{"Cache-Control": {cc}}); d != time.Minute {
+			t.Errorf("freshness(Cache-Control: %q) = %v, want %v (an invalid max-age is stale)", cc, d, time.Minute)
+		}
+	}
+}
+
+// TestFreshnessEmptyPrivateFieldListIsUnqualified: private="" names no
+// field, so it is no qualified private (RFC 9111 §5.2.2.7 qualifies it
+// with "one or more field names"): the response is for one user, and
+// the Client, private and shared alike, takes the shorter, max-age,
+// reading, as it does for a bare private (and as noCache reads
+// no-cache="" as an unqualified no-cache).
+func TestFreshnessEmptyPrivateFieldListIsUnqualified(t *testing.T) {
+	cfg := defaultConfig()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	bare, _, _ := cfg.freshness(now, http.Header{"Cache-Control": {"private, s-maxage=86400, max-age=60"}})
+	for _, cc := range []string{
+		`private="", s-maxage=86400, max-age=60`,
+		`private=" ", s-maxage=86400, max-age=60`,
+	} {
+		if d, _, _ := cfg.freshness(now, http.Header{"Cache-Control": {cc}}); d != bare {
+			t.Errorf("freshness(Cache-Control: %s) = %v, want %v as for a bare private", cc, d, bare)
+		}
+	}
+}
+
+// TestFreshnessAgeAfterAnEmptyListMember: Age is a list whose empty
+// members a recipient ignores (RFC 9110 §5.6.1.2); RFC 9111 §5.1 has a
+// cache use its first member. "Age: , 86000" (or an empty Age line
+// before "Age: 86000") is an age of 86000 s, which leaves a max-age of a
+// day 400 s.
+func TestFreshnessAgeAfterAnEmptyListMember(t *testing.T) {
+	cfg := defaultConfig()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, age := range [][]string{{", 86000"}, {"", "86000"}} {
+		h := http.Header{"Cache-Control": {"max-age=86400"}, "Age": age}
+		if d, _, _ := cfg.freshness(now, h); d > 400*time.Second {
+			t.Errorf("freshness(Age: %q) = %v, want at most 400s", age, d)
+		}
+	}
+}
