@@ -15,11 +15,11 @@ import (
 // ErrUnavailable is returned, without calling Redis, while the Store
 // considers a node (the server, or a master of a cluster) down: after
 // three failures in a row, for a second at a time, until a probe call
-// gets an answer. A call that runs out of a caller's deadline under half
-// the Store's timeout (see [WithTimeout]) says nothing of Redis: the Store
-// asks Redis itself then, in the background under its timeout, at most
-// once a second, and a node that leaves that unanswered is down at once.
-// So a Redis slower than a Client's WithStoreTimeout opens no breaker for
+// gets an answer. A call that runs out of a caller's deadline shorter
+// than the Store's timeout (see [WithTimeout]) says nothing of Redis: the
+// Store asks Redis itself then, in the background under its timeout, at
+// most once a second, and a node that leaves that unanswered is down at
+// once. So a Redis slower than a Client's WithStoreTimeout opens no breaker for
 // a Pacer's calls under a timeout raised for them, while a hung one does;
 // and such short calls, never a probe, have the Store probe in their
 // stead.
@@ -46,7 +46,7 @@ const (
 	healthy  outcome = iota // Redis answered (a nil reply and WRONGTYPE included)
 	failed                  // Redis did not answer usefully: network error, timeout, LOADING…
 	unjudged                // says nothing about Redis: the caller gave up, or a cluster's slot map was loading
-	short                   // the caller's deadline, under half the Store's timeout, came first: the Store asks Redis itself
+	short                   // the caller's deadline, shorter than the Store's timeout, came first: the Store asks Redis itself
 )
 
 // classify tells how err, of a call that ran for ran under the caller's
@@ -54,7 +54,8 @@ const (
 // caller's deadline counts, since callers such as the robotstxt Client
 // bound Store calls with the Store's own short timeout (and let a call
 // run on to it when their own callers leave sooner); a cancellation does
-// not, nor a deadline under half the timeout, which is short: a Redis
+// not, nor a deadline shorter than the timeout (by minJudged, which a
+// Client's own, of the same length, is not), which is short: a Redis
 // slower than such a caller may answer the Store's other calls (a
 // Pacer's, under a timeout raised for them), which a breaker it opened
 // would refuse.
@@ -65,7 +66,7 @@ func classify(parent context.Context, err error, ran, had, timeout time.Duration
 	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && ran < minJudged,
 		redis.HasErrorPrefix(err, "TRYAGAIN"): // a cluster's slot moving to another node
 		return unjudged
-	case parent.Err() != nil && had < timeout/2:
+	case parent.Err() != nil && had < timeout-minJudged:
 		return short
 	}
 	return failed
@@ -108,8 +109,8 @@ func (s *Store) breaker(node string) *breaker {
 }
 
 // allow reports whether a call may go to Redis, and whether it is the
-// probe of an open breaker; of a short call (one its caller gives under
-// half the Store's timeout), which cannot tell a slow Redis from a hung
+// probe of an open breaker; of a short call (one its caller gives less
+// than the Store's timeout), which cannot tell a slow Redis from a hung
 // one, whether the Store is to probe in its stead (see Store.ask). Every
 // allowed call and every probe asked for must be followed by done.
 func (b *breaker) allow(short bool) (ok, probe, ask bool) {

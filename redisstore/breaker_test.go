@@ -99,8 +99,8 @@ func TestClassify(t *testing.T) {
 			t.Errorf("classify(%v) = %d, want %d", c.err, got, c.want)
 		}
 	}
-	// A caller's deadline: a failure given the Store's timeout, or half
-	// of it; under half of it, short (the Store asks Redis itself); under
+	// A caller's deadline: a failure given the Store's timeout (within
+	// minJudged); under it, short (the Store asks Redis itself); under
 	// minJudged of running, nothing said of Redis.
 	expired, stop := context.WithDeadline(context.Background(), time.Now())
 	defer stop()
@@ -108,8 +108,8 @@ func TestClassify(t *testing.T) {
 		had  time.Duration
 		want outcome
 	}{
-		{2 * time.Second, failed}, {time.Second, failed},
-		{200 * time.Millisecond, short}, {minJudged / 2, unjudged},
+		{2 * time.Second, failed}, {2*time.Second - minJudged/2, failed},
+		{2*time.Second - 2*minJudged, short}, {200 * time.Millisecond, short}, {minJudged / 2, unjudged},
 	} {
 		if got := classify(expired, context.DeadlineExceeded, c.had, c.had, 2*time.Second); got != c.want {
 			t.Errorf("classify of a call given %v of a 2 s timeout that ran out of its caller's deadline = %d, want %d", c.had, got, c.want)
@@ -467,7 +467,7 @@ func TestShortDeadlinesOpenNoBreakerForConcurrentTakes(t *testing.T) {
 // TestHungRedisOpensBreakerUnderShortStoreTimeout: while Redis hangs,
 // once calls have reached the Client's Store timeout the Store stops
 // calling Redis, so that cold checks fetch for themselves: with the
-// Client's WithStoreTimeout under half the Store's timeout (50 ms against
+// Client's WithStoreTimeout shorter than the Store's timeout (50 ms against
 // the default 200 ms) too, once no call has had an answer for the Store's
 // timeout; checks with a 40 ms deadline are answered then. The control
 // is the Client's default 200 ms.
@@ -702,5 +702,41 @@ func TestShortCallsHaveTheStoreProbe(t *testing.T) {
 	b.mu.Unlock()
 	if open {
 		t.Error("after 2 s of short calls to a Redis answering in 300 ms, its breaker is still open")
+	}
+}
+
+// TestShortDeadlinesOpenNoBreakerUnderATimeoutRaisedLessThanTwice: the
+// Store's timeout raised for its Pacer to 350 ms, less than twice a
+// Client's default 200 ms WithStoreTimeout, and Redis answering each
+// call in 250 ms: the Client's Gets miss their 200 ms, which opens no
+// breaker, and a Take, given 350 ms, is answered.
+func TestShortDeadlinesOpenNoBreakerUnderATimeoutRaisedLessThanTwice(t *testing.T) {
+	rs := redistest.Start(t)
+	for _, timeout := range []time.Duration{500 * time.Millisecond, 350 * time.Millisecond} {
+		t.Run(timeout.String(), func(t *testing.T) {
+			rdb := redis.NewClient(&redis.Options{Addr: slowRedis(t, rs.Addr(), 250*time.Millisecond), ContextTimeoutEnabled: true, PoolSize: 16})
+			t.Cleanup(func() { _ = rdb.Close() })
+			s := New(rdb, WithLogger(quietLogger), WithTimeout(timeout))
+			// A pool of open connections, and the pacing script loaded, as
+			// in a running crawler.
+			var wg sync.WaitGroup
+			for range 8 {
+				wg.Go(func() { _ = rdb.Ping(context.Background()).Err() })
+			}
+			wg.Wait()
+			if err := paceTakeScript.Load(context.Background(), rdb).Err(); err != nil {
+				t.Fatal(err)
+			}
+			for i := range tripAfter + 1 { // a Client's look-ups of new sites
+				ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+				_, _ = s.Get(ctx, "https://s"+strconv.Itoa(i)+".test:443")
+				cancel()
+			}
+			st := time.Now()
+			_, _, err := s.Take(context.Background(), "https://a.test:443", 100*time.Millisecond)
+			if err != nil {
+				t.Errorf("Take, under a Store timeout of %v, on a Redis answering in 250 ms, after the Client's 200 ms Gets missed: %v (after %v)", timeout, err, time.Since(st).Round(time.Millisecond))
+			}
+		})
 	}
 }

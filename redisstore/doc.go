@@ -16,7 +16,7 @@
 // Redis hangs waits for up to three calls to reach the timeout (the
 // look-up, the lease, and the write of what it fetched) beside its
 // fetch; once three calls have reached the timeout (a Client's Store
-// timeout under half the Store's: once a call of the Store's own, which
+// timeout shorter than the Store's: once a call of the Store's own, which
 // such a call's miss sends, has reached the Store's), the Store stops
 // calling Redis, but for one probe a second and the end of a lease or a
 // paced turn taken before (within the timeout, so that other processes
