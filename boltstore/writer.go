@@ -74,7 +74,7 @@ func (s *Store) commit(batch map[string]*record) error {
 			return b.saveLive()
 		}
 		err := s.db.Update(update)
-		if err != nil && !errors.Is(err, bolterrors.ErrIncompatibleValue) && s.sweep(now) {
+		if err != nil && !errors.Is(err, bolterrors.ErrIncompatibleValue) && !errors.Is(err, ErrDamaged) && s.sweep(now) {
 			err = s.db.Update(update) // in the pages the sweep freed
 		}
 		if err == nil {

@@ -1,8 +1,13 @@
 package boltstore
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -95,4 +100,93 @@ func TestCommitFailureReported(t *testing.T) {
 	if err := s.Close(); !errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
 		t.Errorf("Close after failed commits: %v, want the commit's error", err)
 	}
+}
+
+// TestDamagedCommitSweepsNothing: a commit that fails because the file
+// is damaged (an index row out of order that cannot be deleted,
+// ErrDamaged, as TestUnorderedIndexStops makes it) is followed by no
+// other commit, the sweep a failed commit makes on a full disk included:
+// the Store stops using the file (ErrDamaged). Before each Set, a few
+// expired entries are put in the file, so that the failing commit finds
+// some.
+func TestDamagedCommitSweepsNothing(t *testing.T) {
+	const bound = 256 << 10
+	path := filepath.Join(t.TempDir(), "robots.db")
+	s, err := Open(path, WithMaxBytes(bound))
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := bytes.Repeat([]byte("x"), 1000)
+	for i := range 100 {
+		set(t, s, site(i), val)
+	}
+	flushed(t, s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The row of the index of writes, not of expiry (whose key ends in
+	// the same sequence, its value the same key): the first key of its
+	// leaf, right after the element headers, the last of which gives a
+	// key size of 8.
+	needle, at := append(seqKey(1), site(0)...), -1
+	ps := os.Getpagesize()
+	for id, p := range pageInfos(t, path) {
+		page := b[id*ps : (id+1)*ps]
+		if j := bytes.Index(page, needle); p.Type == "leaf" && j >= 8 && binary.LittleEndian.Uint32(page[j-8:]) == 8 {
+			at = id*ps + j
+		}
+	}
+	if at < 0 {
+		t.Fatal("the index of writes' first row not found")
+	}
+	b[at+7] ^= 0x40 // sequence 1 reads as 65, which a seek lands past it on
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(path, WithMaxBytes(bound)); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	countExpired := func() (n int) {
+		_ = s.db.View(func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketValues).ForEach(func(k, _ []byte) error {
+				if bytes.HasPrefix(k, []byte("https://exp")) {
+					n++
+				}
+				return nil
+			})
+		})
+		return n
+	}
+	past := time.Now().Add(-time.Hour).UnixNano()
+	for i := 100; i < 400 && !stopped(s); i++ {
+		if err := s.db.Update(func(tx *bolt.Tx) error {
+			w := writable(tx)
+			for j := range 5 {
+				if err := w.put("https://exp"+strconv.Itoa(i)+"-"+strconv.Itoa(j)+".test:443", &record{value: []byte("e"), expires: past}); err != nil {
+					return err
+				}
+			}
+			return w.saveLive()
+		}); err != nil {
+			t.Fatal(err)
+		}
+		before := countExpired()
+		ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+		_ = s.Set(ctx, site(i), val, time.Hour)
+		cancel()
+		flushed(t, s)
+		if stopped(s) {
+			t.Logf("stopped at %d: %v; expired before %d after %d", i, s.broken, before, countExpired())
+			if after := countExpired(); after != before {
+				t.Errorf("after the commit that met the damage (%v), another was made: expired entries in the file %d before, %d after", s.broken, before, after)
+			}
+			return
+		}
+	}
+	t.Fatal("the Store never met the damaged row")
 }
