@@ -54,16 +54,16 @@ const (
 // caller's deadline counts, since callers such as the robotstxt Client
 // bound Store calls with the Store's own short timeout (and let a call
 // run on to it when their own callers leave sooner); a cancellation does
-// not, nor a deadline shorter than the timeout (by minJudged, which a
-// Client's own, of the same length, is not), which is short: a Redis
-// slower than such a caller may answer the Store's other calls (a
-// Pacer's, under a timeout raised for them), which a breaker it opened
-// would refuse.
+// not, nor a client its caller closed, nor a deadline shorter than the
+// timeout (by minJudged, which a Client's own, of the same length, is
+// not), which is short: a Redis slower than such a caller may answer the
+// Store's other calls (a Pacer's, under a timeout raised for them), which
+// a breaker it opened would refuse.
 func classify(parent context.Context, err error, ran, had, timeout time.Duration) outcome {
 	switch {
 	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):
 		return healthy
-	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && ran < minJudged,
+	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && ran < minJudged, errors.Is(err, redis.ErrClosed),
 		redis.HasErrorPrefix(err, "TRYAGAIN"): // a cluster's slot moving to another node
 		return unjudged
 	case parent.Err() != nil && had < timeout-minJudged:

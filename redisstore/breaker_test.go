@@ -467,10 +467,10 @@ func TestShortDeadlinesOpenNoBreakerForConcurrentTakes(t *testing.T) {
 // TestHungRedisOpensBreakerUnderShortStoreTimeout: while Redis hangs,
 // once calls have reached the Client's Store timeout the Store stops
 // calling Redis, so that cold checks fetch for themselves: with the
-// Client's WithStoreTimeout shorter than the Store's timeout (50 ms against
-// the default 200 ms) too, once no call has had an answer for the Store's
-// timeout; checks with a 40 ms deadline are answered then. The control
-// is the Client's default 200 ms.
+// Client's WithStoreTimeout shorter than the Store's timeout (50 ms
+// against the default 200 ms, or 200 ms against 2 s) too, once the
+// Store's own call has reached its timeout; checks with a 40 ms deadline
+// are answered then. The control is the Client's default 200 ms.
 func TestHungRedisOpensBreakerUnderShortStoreTimeout(t *testing.T) {
 	for _, tc := range []struct {
 		name                string
@@ -738,5 +738,29 @@ func TestShortDeadlinesOpenNoBreakerUnderATimeoutRaisedLessThanTwice(t *testing.
 				t.Errorf("Take, under a Store timeout of %v, on a Redis answering in 250 ms, after the Client's 200 ms Gets missed: %v (after %v)", timeout, err, time.Since(st).Round(time.Millisecond))
 			}
 		})
+	}
+}
+
+// TestAskAfterClientCloseLogsNoOutage: a short call's miss sends the
+// Store's own call (Store.ask) in the background; a crawler that shuts
+// down then closes its redis client, as it should, while that call is in
+// flight. The call fails with the client closed, which says nothing of
+// Redis: no breaker opens, and no Warn says Redis is unavailable.
+func TestAskAfterClientCloseLogsNoOutage(t *testing.T) {
+	rs := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: slowRedis(t, rs.Addr(), 300*time.Millisecond), ContextTimeoutEnabled: true})
+	var out lockedBuffer
+	s := New(rdb, WithLogger(slog.New(slog.NewTextHandler(&out, nil))), WithTimeout(2*time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	_, _ = s.Get(ctx, "https://a.test:443") // short: misses, and the Store asks Redis itself
+	cancel()
+	_ = rdb.Close() // the crawler shuts down
+	time.Sleep(500 * time.Millisecond)
+	b := s.breaker("")
+	b.mu.Lock()
+	open := !b.openedAt.IsZero()
+	b.mu.Unlock()
+	if open || strings.Contains(out.String(), "redis unavailable") {
+		t.Errorf("closing the client under the Store's own call opened the breaker (%v) and logged:\n%s", open, out.String())
 	}
 }
