@@ -20,11 +20,11 @@ import (
 // against Date, less the Age a cache on the way spent of it (see age),
 // clamped between the floor (see WithMinFreshness) and the cap, every
 // Cache-Control line read. A Cache-Control whose directives of those (and
-// private) do not parse, such as max-age=-5, or one longer than
+// private) do not parse, such as max-age=-5, or with a directive that is
+// not well formed (see freshnessDirectives), or longer than
 // maxCacheControl, or that gives an age twice, is stale (RFC 9111
-// §4.2.1): the floor; other directives are ignored, malformed or not
-// (§5.2.3). Without such headers it is the cap, and
-// ok is false. lifetime is the same before the Age and the clamp, at
+// §4.2.1): the floor; other directives are ignored (§5.2.3). Without
+// such headers it is the cap, and ok is false. lifetime is the same before the Age and the clamp, at
 // least 0, which a 304 renews (see Client.renew).
 func (c *config) freshness(now time.Time, h http.Header) (d, lifetime time.Duration, ok bool) {
 	lines := strings.Join(h.Values("Cache-Control"), ", ") // one list (RFC 9110 §5.3)
