@@ -385,12 +385,18 @@ func slowRedis(t *testing.T, addr string, delay time.Duration) string {
 // Store whose timeout is raised for its Pacer (2 s), under a Client with
 // the default 200 ms WithStoreTimeout, on a Redis that answers each call
 // in 300 ms (a real redis-server behind slowRedis); every site's
-// robots.txt has a Crawl-delay of 0.1 s.
-func slowRedisCrawl(t *testing.T) *http.Client {
+// robots.txt is what robots writes for its request, or, with robots nil,
+// has a Crawl-delay of 0.1 s.
+func slowRedisCrawl(t *testing.T, robots http.HandlerFunc) *http.Client {
+	if robots == nil {
+		robots = func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\n")
+		}
+	}
 	rs := redistest.Start(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
-			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\n")
+			robots(w, r)
 			return
 		}
 		_, _ = io.WriteString(w, "page")
@@ -448,7 +454,7 @@ func crawlRefused(t *testing.T, hc *http.Client, run time.Duration, what string)
 // breaker: the Takes, given 2 s, are answered, and paced requests are
 // sent, not refused with ErrUnavailable.
 func TestShortDeadlinesOpenNoBreakerForTakes(t *testing.T) {
-	hc := slowRedisCrawl(t)
+	hc := slowRedisCrawl(t, nil)
 	const sites = 4
 	for i := range sites {
 		if err := sendAs(hc, fmt.Sprintf("http://s%d.test/page", i), ""); err != nil {
@@ -461,7 +467,7 @@ func TestShortDeadlinesOpenNoBreakerForTakes(t *testing.T) {
 // workers each fetching a page of a new site at a time, as a crawler
 // does: no page is refused with ErrUnavailable.
 func TestShortDeadlinesOpenNoBreakerForConcurrentTakes(t *testing.T) {
-	crawlRefused(t, slowRedisCrawl(t), 5*time.Second, "a crawl")
+	crawlRefused(t, slowRedisCrawl(t, nil), 5*time.Second, "a crawl")
 }
 
 // TestHungRedisOpensBreakerUnderShortStoreTimeout: while Redis hangs,
@@ -543,7 +549,7 @@ func TestHungRedisOpensBreakerUnderShortStoreTimeout(t *testing.T) {
 // between batches: the pause is no silence of Redis's, and no page is
 // refused with ErrUnavailable.
 func TestShortDeadlinesOpenNoBreakerForTakesAfterIdle(t *testing.T) {
-	hc := slowRedisCrawl(t)
+	hc := slowRedisCrawl(t, nil)
 	if err := sendAs(hc, "http://first.test/page", ""); err != nil {
 		t.Fatalf("first page, before the pause: %v", err)
 	}
@@ -551,36 +557,16 @@ func TestShortDeadlinesOpenNoBreakerForTakesAfterIdle(t *testing.T) {
 	crawlRefused(t, hc, 3*time.Second, "after a 2.5 s pause")
 }
 
-// TestShortDeadlinesOpenNoBreakerAfterIdleEndingInAMiss (review116): as
+// TestShortDeadlinesOpenNoBreakerAfterIdleEndingInAMiss: as
 // TestShortDeadlinesOpenNoBreakerForTakesAfterIdle, but the last page
 // before the pause is one robots.txt disallows, so that the last Redis
 // calls before it are the Client's 200 ms ones (which miss on a Redis
-// answering in 300 ms) and no Take follows them. The pause is no more a
-// silence of Redis's than before, yet missFrom, kept from before the
-// pause, makes the first Client calls after it count as failures.
+// answering in 300 ms) and no Take follows them: the calls after the
+// pause open no breaker either.
 func TestShortDeadlinesOpenNoBreakerAfterIdleEndingInAMiss(t *testing.T) {
-	rs := redistest.Start(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\nDisallow: /private\n")
-			return
-		}
-		_, _ = io.WriteString(w, "page")
-	}))
-	t.Cleanup(srv.Close)
-	rdb := redis.NewClient(&redis.Options{Addr: slowRedis(t, rs.Addr(), 300*time.Millisecond), ContextTimeoutEnabled: true, PoolSize: 64})
-	t.Cleanup(func() { _ = rdb.Close() })
-	store := New(rdb, WithLogger(quietLogger), WithTimeout(2*time.Second))
-	var d net.Dialer
-	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return d.DialContext(ctx, network, srv.Listener.Addr().String())
-	}}
-	t.Cleanup(next.CloseIdleConnections)
-	rc := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"),
-		robotstxt.WithHTTPClient(&http.Client{Transport: next}), robotstxt.WithStore(store))
-	t.Cleanup(func() { _ = rc.Close() })
-	hc := &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(store))}
-
+	hc := slowRedisCrawl(t, func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\nDisallow: /private\n")
+	})
 	if err := sendAs(hc, "http://first.test/page", ""); err != nil {
 		t.Fatalf("first page, before the pause: %v", err)
 	}
@@ -593,74 +579,35 @@ func TestShortDeadlinesOpenNoBreakerAfterIdleEndingInAMiss(t *testing.T) {
 	crawlRefused(t, hc, 3*time.Second, "after a 2.5 s pause that followed a disallowed page")
 }
 
-// TestShortDeadlinesOpenNoBreakerWhenRobotsTxtIsSlow (review117): as
-// TestShortDeadlinesOpenNoBreakerForConcurrentTakes (Store timeout 2 s
-// for its Pacer, Client's default 200 ms, Redis answering in 300 ms, 8
-// workers a new site each), but each site's robots.txt takes 1.7 s to
-// come, as a distant or loaded site's does. No worker makes a Take
-// before its fetch ends, so for over 2 s every Redis call is a Client's
-// 200 ms one (its Get and lease before the fetch, its write after), with
-// no pause of 2 s between them: the writes count as failures, the breaker
-// opens, and the Takes that follow are refused, though Redis would have
-// answered each in 300 ms.
+// TestShortDeadlinesOpenNoBreakerWhenRobotsTxtIsSlow: as
+// TestShortDeadlinesOpenNoBreakerForConcurrentTakes, but each site's
+// robots.txt takes 1.7 s to come, as a distant or loaded site's does. No
+// worker makes a Take before its fetch ends, so for over 2 s every Redis
+// call is a Client's 200 ms one (its Get and lease before the fetch, its
+// write after): none opens the breaker, and the Takes that follow are
+// answered.
 func TestShortDeadlinesOpenNoBreakerWhenRobotsTxtIsSlow(t *testing.T) {
-	rs := redistest.Start(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			time.Sleep(1700 * time.Millisecond)
-			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\n")
-			return
-		}
-		_, _ = io.WriteString(w, "page")
-	}))
-	t.Cleanup(srv.Close)
-	rdb := redis.NewClient(&redis.Options{Addr: slowRedis(t, rs.Addr(), 300*time.Millisecond), ContextTimeoutEnabled: true, PoolSize: 64})
-	t.Cleanup(func() { _ = rdb.Close() })
-	store := New(rdb, WithLogger(quietLogger), WithTimeout(2*time.Second))
-	var d net.Dialer
-	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return d.DialContext(ctx, network, srv.Listener.Addr().String())
-	}}
-	t.Cleanup(next.CloseIdleConnections)
-	rc := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"),
-		robotstxt.WithHTTPClient(&http.Client{Transport: next}), robotstxt.WithStore(store))
-	t.Cleanup(func() { _ = rc.Close() })
-	hc := &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(store))}
+	hc := slowRedisCrawl(t, func(w http.ResponseWriter, _ *http.Request) {
+		time.Sleep(1700 * time.Millisecond)
+		_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\n")
+	})
 	crawlRefused(t, hc, 6*time.Second, "a crawl of sites whose robots.txt takes 1.7 s")
 }
 
-// TestShortDeadlinesOpenNoBreakerAfterDisallowedRun (review117): the
-// same Store and Redis as TestShortDeadlinesOpenNoBreakerForConcurrentTakes;
-// the crawl's first 2.5 s meet only new sites that disallow the crawler
-// (as many do an AI crawler's token), so no Take is made, and every Redis
-// call is a Client's 200 ms one, with no pause: they open the breaker,
-// and the allowed pages that follow are refused.
+// TestShortDeadlinesOpenNoBreakerAfterDisallowedRun: the same Store and
+// Redis as TestShortDeadlinesOpenNoBreakerForConcurrentTakes; the crawl's
+// first 2.5 s meet only new sites that disallow the crawler (as many do
+// an AI crawler's token), so no Take is made, and every Redis call is a
+// Client's 200 ms one, with no pause: none opens the breaker, and the
+// allowed pages that follow are sent.
 func TestShortDeadlinesOpenNoBreakerAfterDisallowedRun(t *testing.T) {
-	rs := redistest.Start(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			if strings.HasPrefix(r.Host, "no") {
-				_, _ = io.WriteString(w, "User-agent: *\nDisallow: /\n")
-				return
-			}
-			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\n")
+	hc := slowRedisCrawl(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.Host, "no") {
+			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /\n")
 			return
 		}
-		_, _ = io.WriteString(w, "page")
-	}))
-	t.Cleanup(srv.Close)
-	rdb := redis.NewClient(&redis.Options{Addr: slowRedis(t, rs.Addr(), 300*time.Millisecond), ContextTimeoutEnabled: true, PoolSize: 64})
-	t.Cleanup(func() { _ = rdb.Close() })
-	store := New(rdb, WithLogger(quietLogger), WithTimeout(2*time.Second))
-	var d net.Dialer
-	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return d.DialContext(ctx, network, srv.Listener.Addr().String())
-	}}
-	t.Cleanup(next.CloseIdleConnections)
-	rc := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"),
-		robotstxt.WithHTTPClient(&http.Client{Transport: next}), robotstxt.WithStore(store))
-	t.Cleanup(func() { _ = rc.Close() })
-	hc := &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(store))}
+		_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.1\n")
+	})
 	var site atomic.Int64
 	end := time.Now().Add(2500 * time.Millisecond)
 	var wg sync.WaitGroup
