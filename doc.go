@@ -134,16 +134,16 @@
 // a robots.txt redirected there is unreachable too, and sends it
 // nothing, until that authority answers again (to this Client, or to
 // another that stored the answer). Every
-// request that leaves the site takes its turn in that authority's
-// pacing (that of the first [Transport] made for the Client, else the
-// Client's in-process one), waiting for it within the fetch's timeout,
-// but for one to a site whose turn a request of the Transport holds with
-// the site's own (a Host at another port, or kept across servers), as
-// the page a receipt is made for does. A hop that may not be sent, or a redirect without a usable http or https
-// Location (one that parses and names a host, of at most 16 KiB), leaves
-// the robots.txt unreachable, never allow-all, whatever [WithErrorPolicy]
-// says; only more than five redirects (a loop followed to the limit) read
-// as no robots.txt. One check sends at most 3×(redirects+1) requests, 18
+// request that leaves the site takes its turn in that authority's pacing
+// (that of the first [Transport] made for the Client, else the Client's
+// in-process one), waiting for it within the fetch's timeout, but for one
+// to a site whose turn a request of the Transport holds with the site's own
+// (a Host at another port, or kept across servers), as the page a receipt
+// is made for does. A hop that may not be sent, or a redirect without a
+// usable http or https Location (one that parses and names a host, of at
+// most 16 KiB), leaves the robots.txt unreachable, never allow-all,
+// whatever [WithErrorPolicy] says; only more than five redirects (a loop
+// followed to the limit) read as no robots.txt. One check sends at most 3×(redirects+1) requests, 18
 // by default, the robots.txt files its hops need included, nested at most
 // three deep; a robots.txt fetched for another site's hop keeps a good
 // answer, or an error status that site sent itself (a 5xx, a 429) or a

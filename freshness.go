@@ -16,16 +16,16 @@ import (
 )
 
 // freshness returns how long a response with header h may be used, from
-// Cache-Control (s-maxage, max-age, no-store, no-cache) and Expires
-// against Date, less the Age a cache on the way spent of it (see age),
-// clamped between the floor (see WithMinFreshness) and the cap, every
-// Cache-Control line read. A Cache-Control whose directives of those (and
-// private) do not parse, such as max-age=-5, or with a directive that is
-// not well formed (see freshnessDirectives), or longer than
-// maxCacheControl, or that gives an age twice, is stale (RFC 9111
-// §4.2.1): the floor; other directives are ignored (§5.2.3). Without
-// such headers it is the cap, and ok is false. lifetime is the same before the Age and the clamp, at
-// least 0, which a 304 renews (see Client.renew).
+// Cache-Control (s-maxage, max-age, no-store, no-cache) and Expires against
+// Date, less the Age a cache on the way spent of it (see age), clamped
+// between the floor (see WithMinFreshness) and the cap, every Cache-Control
+// line read. A Cache-Control whose directives of those (and private) do not
+// parse, such as max-age=-5, or with a directive that is not well formed
+// (see freshnessDirectives), or longer than maxCacheControl, or that gives
+// an age twice, is stale (RFC 9111 §4.2.1): the floor; other directives are
+// ignored (§5.2.3). Without such headers it is the cap, and ok is false.
+// lifetime is the same before the Age and the clamp, at least 0, which a
+// 304 renews (see Client.renew).
 func (c *config) freshness(now time.Time, h http.Header) (d, lifetime time.Duration, ok bool) {
 	lines := strings.Join(h.Values("Cache-Control"), ", ") // one list (RFC 9110 §5.3)
 	cc, err := (*cacheobject.ResponseCacheDirectives)(nil), errLongCacheControl
@@ -114,15 +114,15 @@ func (e *entry) setLifetime(d time.Duration) {
 	e.lifetime = int32(min(max(d, 0), maxLifetime) / storedUnit)
 }
 
-// freshnessDirectives returns the directives of the Cache-Control list
-// cc that freshness reads, ", " between them, passing over the others
+// freshnessDirectives returns the directives of the Cache-Control list cc
+// that freshness reads, ", " between them, passing over the others
 // (stale-if-error, public=1), as RFC 9111 §5.2.3 has a cache ignore
 // directives it does not use; ok is false when a directive is not well
-// formed, a token with a token or quoted-string argument or none ("no-store;",
-// one that leaves a quote open): such a list, which may hide one freshness
-// reads, does not parse. (The parser read an argument given as a token,
-// private=Set-Cookie, up to a blank, and the directives after it as
-// field names.)
+// formed, a token with a token or quoted-string argument or none
+// ("no-store;", one that leaves a quote open): such a list, which may hide
+// one freshness reads, does not parse. (The parser read an argument given
+// as a token, private=Set-Cookie, up to a blank, and the directives after
+// it as field names.)
 func freshnessDirectives(cc string) (_ string, ok bool) {
 	var keep []string
 	for d := range directives(cc, false) {

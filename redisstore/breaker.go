@@ -13,16 +13,15 @@ import (
 )
 
 // ErrUnavailable is returned, without calling Redis, while the Store
-// considers a node (the server, or a master of a cluster) down: after
-// three failures in a row, for a second at a time, until a probe call
-// gets an answer. A call that runs out of a caller's deadline shorter
-// than the Store's timeout (see [WithTimeout]) says nothing of Redis: the
-// Store asks Redis itself then, in the background under its timeout, at
-// most once a second, and a node that leaves that unanswered is down at
-// once. So a Redis slower than a Client's WithStoreTimeout opens no breaker for
-// a Pacer's calls under a timeout raised for them, while a hung one does;
-// and such short calls, never a probe, have the Store probe in their
-// stead.
+// considers a node (the server, or a master of a cluster) down: after three
+// failures in a row, for a second at a time, until a probe call gets an
+// answer. A call that runs out of a caller's deadline shorter than the
+// Store's timeout (see [WithTimeout]) says nothing of Redis: the Store asks
+// Redis itself then, in the background under its timeout, at most once a
+// second, and a node that leaves that unanswered is down at once. So a
+// Redis slower than a Client's WithStoreTimeout opens no breaker for a
+// Pacer's calls under a timeout raised for them, while a hung one does; and
+// such short calls, never a probe, have the Store probe in their stead.
 var ErrUnavailable = errors.New("redisstore: redis unavailable")
 
 const (
@@ -55,10 +54,9 @@ const (
 // bound Store calls with the Store's own short timeout (and let a call
 // run on to it when their own callers leave sooner); a cancellation does
 // not, nor a client its caller closed, nor a deadline shorter than the
-// timeout (by minJudged, which a Client's own, of the same length, is
-// not), which is short: a Redis slower than such a caller may answer the
-// Store's other calls (a Pacer's, under a timeout raised for them), which
-// a breaker it opened would refuse.
+// timeout (see cutShort), which is short: a Redis slower than such a
+// caller may answer the Store's other calls (a Pacer's, under a timeout
+// raised for them), which a breaker it opened would refuse.
 func classify(parent context.Context, err error, ran, had, timeout time.Duration) outcome {
 	switch {
 	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):
@@ -66,11 +64,16 @@ func classify(parent context.Context, err error, ran, had, timeout time.Duration
 	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && ran < minJudged, errors.Is(err, redis.ErrClosed),
 		redis.HasErrorPrefix(err, "TRYAGAIN"): // a cluster's slot moving to another node
 		return unjudged
-	case parent.Err() != nil && had < timeout-minJudged:
+	case parent.Err() != nil && cutShort(had, timeout):
 		return short
 	}
 	return failed
 }
+
+// cutShort reports whether a call given had of the Store's timeout was
+// given less by its caller: by over minJudged, which a Client's own
+// deadline of the same length is not.
+func cutShort(had, timeout time.Duration) bool { return had < timeout-minJudged }
 
 // isWrongType reports whether the key holds another type.
 func isWrongType(err error) bool { return redis.HasErrorPrefix(err, "WRONGTYPE") }

@@ -24,7 +24,7 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 	if d, ok := ctx.Deadline(); ok {
 		had = min(had, time.Until(d))
 	}
-	ok, probe, ask := b.allow(had < s.cfg.timeout-minJudged)
+	ok, probe, ask := b.allow(cutShort(had, s.cfg.timeout))
 	if ask {
 		go s.ask(b, key, true)
 	}
