@@ -493,11 +493,8 @@ func (tt *twinTurns) start(a, b string, until time.Time) {
 	k, now := [2]string{min(a, b), max(a, b)}, time.Now()
 	tt.mu.Lock()
 	defer tt.mu.Unlock()
-	if _, ok := tt.m[k]; !ok { // pairs whose leases ran out, their bodies never closed, go
+	if _, ok := tt.m[k]; !ok { // pairs whose leases ran out, their bodies never closed, go; the first sweep makes the map
 		sweepMap(&tt.m, &tt.sweepAt, func(leases []time.Time) bool { return slices.ContainsFunc(leases, now.Before) })
-		if tt.m == nil {
-			tt.m = make(map[[2]string][]time.Time)
-		}
 	}
 	tt.m[k] = append(slices.DeleteFunc(tt.m[k], now.After), until)
 }
