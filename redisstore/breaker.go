@@ -91,6 +91,7 @@ type breaker struct {
 	asking   bool      // the Store's own call is in flight (see Store.ask)
 	askedAt  time.Time // when it was last sent
 
+	logMu   sync.Mutex   // held from deciding a line under mu to its end, so lines keep the order of the changes, while calls go on past a log that blocks
 	shown   bool         // the state last logged: open
 	shownAt [2]time.Time // when each state was last logged, closed and open
 	changes int          // changes of state since the last line
@@ -151,7 +152,6 @@ func (b *breaker) ask() bool {
 // the Store's whole timeout.
 func (b *breaker) done(probe, asked bool, o outcome, err error) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.probing = b.probing && !probe
 	b.asking = b.asking && !asked
 	was := !b.openedAt.IsZero()
@@ -166,18 +166,28 @@ func (b *breaker) done(probe, asked bool, o outcome, err error) {
 	if open := !b.openedAt.IsZero(); open != was {
 		b.changes++
 	}
-	b.show(err)
+	level, msg, args, ok := b.line(err)
+	if !ok {
+		b.mu.Unlock()
+		return
+	}
+	b.logMu.Lock()
+	b.mu.Unlock()
+	defer b.logMu.Unlock()
+	b.log.Log(context.Background(), level, msg, args...)
 }
 
-// show logs the breaker's state, naming the node, when it is not the
-// state last logged, and that state's line was not logged within
-// logthrottle.Interval: a flapping Redis costs each line once an
-// interval, and a change held back is logged at the first call to end
-// after it, so that the last line logged is the state the node is in.
-func (b *breaker) show(err error) {
+// line returns the line that logs the breaker's state, naming the node,
+// and ok when it is not the state last logged, and that state's line was
+// not logged within logthrottle.Interval: a flapping Redis costs each
+// line once an interval, and a change held back is logged at the first
+// call to end after it, so that the last line logged is the state the
+// node is in. done logs it with b.mu released, lest a log that blocks
+// (a full pipe) hold up every call to the node.
+func (b *breaker) line(err error) (level slog.Level, msg string, args []any, ok bool) {
 	open := !b.openedAt.IsZero()
 	if open == b.shown {
-		return // every call of a healthy Redis: no clock read
+		return 0, "", nil, false // every call of a healthy Redis: no clock read
 	}
 	now := time.Now()
 	i := 0
@@ -185,10 +195,10 @@ func (b *breaker) show(err error) {
 		i = 1
 	}
 	if now.Sub(b.shownAt[i]) < logthrottle.Interval {
-		return
+		return 0, "", nil, false
 	}
 	b.shown, b.shownAt[i] = open, now
-	level, msg, args := slog.LevelInfo, "redis available again; sharing robots.txt entries resumes", []any(nil)
+	level, msg = slog.LevelInfo, "redis available again; sharing robots.txt entries resumes"
 	if open {
 		level, msg = slog.LevelWarn, "redis unavailable; fetching robots.txt directly until it answers again"
 		args = []any{"consecutive_failures", b.fails, "err", err}
@@ -200,5 +210,5 @@ func (b *breaker) show(err error) {
 		args = append(args, "suppressed", b.changes-1)
 	}
 	b.changes = 0
-	b.log.Log(context.Background(), level, msg, args...)
+	return level, msg, args, true
 }

@@ -3,8 +3,11 @@
 // authority's file once instead of once per process. A [Store] also hands
 // out leases, so that of the processes that miss an authority at once
 // only one fetches it, and is a [robotstxt.Pacer], so that the fleet keeps
-// each site's crawl-delay together. Any redis.UniversalClient works: a
-// standalone server, Sentinel or Redis Cluster.
+// each site's crawl-delay together. A standalone server, Sentinel or
+// Redis Cluster serves all three; a redis.Ring, which sends a hung
+// shard's keys to another shard, shares files and leases but does not
+// pace (see [Store.Take]), and its shards share one breaker: one that
+// hangs stops the sharing on all of them until it answers again.
 //
 // The Client treats every Store error as a miss, so a Redis outage (see
 // [WithTimeout] and [ErrUnavailable]) costs extra robots.txt fetches,

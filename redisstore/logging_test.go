@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"log/slog"
 	"strings"
@@ -89,5 +90,65 @@ func TestLogsFlapEndsOnLatestState(t *testing.T) {
 	})
 	if log := out.String(); !strings.Contains(log[strings.LastIndex(log, down):], "consecutive_failures=") {
 		t.Errorf("the held-back outage line lacks its failures:\n%s", log)
+	}
+}
+
+// stallingHandler is a log whose sink stalls (a full pipe, a log shipper
+// that does not answer) on the Store's outage line until release is
+// closed.
+type stallingHandler struct {
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (h stallingHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h stallingHandler) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h stallingHandler) WithGroup(string) slog.Handler            { return h }
+func (h stallingHandler) Handle(_ context.Context, r slog.Record) error {
+	if strings.Contains(r.Message, "redis unavailable") {
+		close(h.entered)
+		<-h.release
+	}
+	return nil
+}
+
+// TestStalledLogHoldsUpNoCall: while the line of a breaker that opened is
+// being written to a log that does not take it, calls to Redis go on
+// within their deadlines: the breaker logged holding its lock, which
+// every call takes, and a Get and a Take given 100 ms each returned when
+// the log let go, 3 s later.
+func TestStalledLogHoldsUpNoCall(t *testing.T) {
+	h := stallingHandler{entered: make(chan struct{}), release: make(chan struct{})}
+	s, _, srv := newStore(t, WithLogger(slog.New(h)))
+	srv.Kill()
+	go func() {
+		for range tripAfter {
+			_, _ = s.Get(context.Background(), authority)
+		}
+	}()
+	<-h.entered // the breaker opened; its line is being written
+	const stall = 2 * time.Second
+	let := time.AfterFunc(stall, func() { close(h.release) })
+	var wg sync.WaitGroup
+	for name, call := range map[string]func(ctx context.Context) error{
+		"Get": func(ctx context.Context) error { _, err := s.Get(ctx, "https://other.example:443"); return err },
+		"Take": func(ctx context.Context) error {
+			_, _, err := s.Take(ctx, "https://other.example:443", time.Second)
+			return err
+		},
+	} {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			err := call(ctx)
+			if took := time.Since(start); took > stall/2 {
+				t.Errorf("%s given 100 ms returned after %v (%v): it waited for the log", name, took.Round(time.Millisecond), err)
+			}
+		})
+	}
+	wg.Wait()
+	if let.Stop() {
+		close(h.release)
 	}
 }

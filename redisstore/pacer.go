@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -181,6 +182,9 @@ return 0
 // stalled Redis cuts off at most maxUndos Takes of each process.
 const maxVoidFields = 64
 
+// errRingPacer is what Take and Done return on a *redis.Ring.
+var errRingPacer = fmt.Errorf("redisstore: a redis.Ring cannot pace a fleet: it moves a hung shard's sites to a shard without their pacing state: %w", errors.ErrUnsupported)
+
 // maxAhead bounds every span of pacing time the Store keeps (see
 // [Store.Take]).
 const maxAhead = pacing.MaxAhead
@@ -196,12 +200,19 @@ const maxAhead = pacing.MaxAhead
 // (within the Store's timeout, or [ErrUnavailable]) Take returns the
 // error at once: the request is not sent unpaced (a robots.txt's
 // redirect to another site is paced in the Client's process instead, see
-// robotstxt.Pacer). When the call failed
+// robotstxt.Pacer). On a *redis.Ring, Take returns an error wrapping
+// errors.ErrUnsupported and sends nothing: a Ring moves a shard's keys to
+// another shard, with no pacing state, while its heartbeat finds the
+// shard unanswering, and so would send a site's requests inside its
+// crawl-delay whenever one of its servers hangs. When the call failed
 // (but for the breaker's or a closed client's refusal), its script may
 // have run, or still run once Redis answers, the caller gone: Take then gives the turn back in the background (or,
 // should that call come first, has the script take none), so that a slow
 // Redis does not hold a site for the lease with nothing sent.
 func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
+	if s.ring {
+		return 0, 0, errRingPacer
+	}
 	k := s.paceKey(authority)
 	id = rand.Uint64() | 1 // never 0, which means no exclusive slot
 	args := paceArgs(id, interval)
@@ -255,8 +266,11 @@ func (s *Store) void(keys []string, args []any) {
 // the turn's lease has run out, when it ends by itself; ended late, the
 // site's next turn counts from then, never sooner.
 func (s *Store) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
-	if id == 0 && hold <= 0 {
+	switch {
+	case id == 0 && hold <= 0:
 		return nil
+	case s.ring: // Take gave no turn, and a hold would be lost as a turn is
+		return errRingPacer
 	}
 	k := s.paceKey(authority)
 	args := append(paceArgs(id, interval), micros(min(max(hold, 0), maxAhead)))

@@ -957,3 +957,38 @@ func TestDoneExpiredKeepsHold(t *testing.T) {
 		t.Errorf("%d of %d sites held for %v or less after a 60 ms Redis stall, want every site held for its Retry-After hour", lost, n, 30*time.Minute)
 	}
 }
+
+// TestRingDoesNotPace: a Store on a redis.Ring refuses to pace, with
+// errors.ErrUnsupported, and shares files and leases still. A Ring's
+// heartbeat sends a hung shard's keys to another shard, where a site has
+// no pacing state: Take gave a second turn half a second after the
+// first, still in flight under a 10 s crawl-delay, once the shard holding
+// the site was stopped (SIGSTOP).
+func TestRingDoesNotPace(t *testing.T) {
+	a, b := redistest.Start(t), redistest.Start(t)
+	ring := redis.NewRing(&redis.RingOptions{Addrs: map[string]string{"a": a.Addr(), "b": b.Addr()}, ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = ring.Close() })
+	s := New(ring, WithLogger(quietLogger))
+	ctx := context.Background()
+	const site = "https://s.example:443"
+	if id, wait, err := s.Take(ctx, site, 10*time.Second); !errors.Is(err, errors.ErrUnsupported) {
+		t.Errorf("Take on a Ring = %d, %v, %v; want an error matching errors.ErrUnsupported", id, wait, err)
+	}
+	if err := s.Done(ctx, site, 0, 0, time.Minute); !errors.Is(err, errors.ErrUnsupported) {
+		t.Errorf("Done with a hold on a Ring = %v; want an error matching errors.ErrUnsupported", err)
+	}
+	if err := s.Set(ctx, site, []byte("v"), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := s.Get(ctx, site); err != nil || string(v) != "v" {
+		t.Errorf("Get on a Ring = %q, %v; want what Set stored", v, err)
+	}
+	release, ok, err := s.Lease(ctx, site, time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("Lease on a Ring = %v, %v", ok, err)
+	}
+	if _, ok, _ := s.Lease(ctx, site, time.Minute); ok {
+		t.Error("a second Lease on a Ring was given while the first is held")
+	}
+	release()
+}

@@ -20,6 +20,7 @@ import (
 type Store struct {
 	rdb      redis.UniversalClient
 	cluster  *cluster // nil unless rdb is a *redis.ClusterClient
+	ring     bool     // rdb is a *redis.Ring, which cannot pace (see Store.Take)
 	cfg      config
 	logger   *slog.Logger // the caller's, naming the component
 	log      *logthrottle.Logger
@@ -70,6 +71,7 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	}
 	s.log = logthrottle.NewLogger(s.logger)
 	s.cluster = newCluster(client, s.valueKey(""), s.log)
+	_, s.ring = client.(*redis.Ring)
 	return s
 }
 
