@@ -336,26 +336,30 @@ const (
 )
 
 // bound returns the moment before which the turns of a request that
-// began to wait at start must come, and the PacedError, but for its
-// Authority and RetryAt, of one that cannot; noWait says it may not wait
-// (see WithNoWait).
-func (t *Transport) bound(ctx context.Context, start time.Time, noWait bool) (time.Time, PacedError) {
+// began to wait at start must come, the moment past which the request,
+// woken for a turn, is refused all the same, and the PacedError, but for
+// its Authority and RetryAt, of one that cannot; noWait says it may not
+// wait (see WithNoWait).
+func (t *Transport) bound(ctx context.Context, start time.Time, noWait bool) (turnBy, sendBy time.Time, _ PacedError) {
 	var cause error = context.DeadlineExceeded
 	switch {
 	case noWait:
-		return start, PacedError{reason: "and WithNoWait waits for none"}
+		return start, start, PacedError{reason: "and WithNoWait waits for none"}
 	case t.cfg.noWait:
 		// A redirect within the site waits for its turn, but a frontier
 		// puts its URL back as any other PacedError's: not a timeout.
 		cause = nil
 	}
 	if dl, ok := ctx.Deadline(); ok {
-		return dl, PacedError{reason: "which is past the request's deadline", cause: cause}
+		dl = dl.Add(-deadlineMargin)
+		return dl, dl, PacedError{reason: "which is past the request's deadline", cause: cause}
 	}
 	// The margin kept before a deadline is for the http.Client's timer,
-	// which the Transport's own bound does not race: a turn within it
-	// is waited for.
-	return start.Add(t.cfg.maxWait).Add(deadlineMargin), PacedError{cause: cause,
+	// which the Transport's own bound does not race: a turn within it is
+	// waited for, and a request woken for it by a late timer, or after a
+	// recheck that took a while, is sent.
+	turnBy = start.Add(t.cfg.maxWait)
+	return turnBy, turnBy.Add(deadlineMargin), PacedError{cause: cause,
 		reason: fmt.Sprintf("which is past the longest wait %v (WithMaxWait)", t.cfg.maxWait)}
 }
 
@@ -404,9 +408,9 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 		return turn{authority, interval, id}, turnFree, err
 	}
 	now := time.Now()
-	limit, pe := t.bound(ctx, start, noWait)
-	if half := now.Add(max(pacing.TurnTimeout, holding.interval) / 2); holding.id != 0 && half.Before(limit) {
-		limit, pe = half, PacedError{reason: "which would leave it less than half the lease of the turn it holds at " + holding.authority}
+	turnBy, sendBy, pe := t.bound(ctx, start, noWait)
+	if half := now.Add(max(pacing.TurnTimeout, holding.interval)/2 - deadlineMargin); holding.id != 0 && half.Before(turnBy) {
+		turnBy, sendBy, pe = half, half, PacedError{reason: "which would leave it less than half the lease of the turn it holds at " + holding.authority}
 	}
 	var slept time.Duration
 	defer func() { t.stats.addWaited(slept) }()
@@ -416,7 +420,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 			w = turnHeld
 		}
 		retryAt := now.Add(max(wait, minRetry))
-		if !retryAt.Before(limit.Add(-deadlineMargin)) {
+		if !retryAt.Before(turnBy) {
 			return turn{}, w, t.paced(ctx, pe, authority, interval, retryAt)
 		}
 		timer := time.NewTimer(retryAt.Sub(now))
@@ -441,7 +445,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 				return turn{}, w, err
 			}
 			interval = max(interval, 0)
-			if now = time.Now(); !now.Before(limit.Add(-deadlineMargin)) {
+			if now = time.Now(); !now.Before(sendBy) {
 				// A fetch of robots.txt took the rest of the bound.
 				return turn{}, w, t.paced(ctx, pe, authority, interval, now.Add(max(interval, minRetry)))
 			}

@@ -712,6 +712,64 @@ func TestTransportDeadlineBeforeTurn(t *testing.T) {
 	}
 }
 
+// TestAwaitTurnWokenLateWithinMaxWait: a request with no deadline woken
+// for a turn that came within WithMaxWait is sent, though a late timer
+// or its recheck of robots.txt took it a little past the bound (less than
+// deadlineMargin, which the Transport's own bound does not race); it was
+// refused, "past the longest wait", and on a loaded machine a 0.97 s
+// Crawl-delay's turn was refused so under a 1 s WithMaxWait. Woken past
+// the margin (a fetch of robots.txt took the rest of the wait), it is
+// refused still.
+func TestAwaitTurnWokenLateWithinMaxWait(t *testing.T) {
+	checkLeaks(t)
+	const maxWait, interval = time.Minute, 20 * time.Millisecond
+	tr := NewTransport(newTestClient(t), nil, WithMaxWait(maxWait))
+	ctx := context.Background()
+	for i, tc := range []struct {
+		name string
+		late time.Duration // past the bound, when the recheck ends
+		sent bool
+	}{
+		{"within the margin", deadlineMargin / 5, true},
+		{"past the margin", deadlineMargin + 10*time.Millisecond, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for attempt := 0; ; attempt++ {
+				authority := fmt.Sprintf("a%d-%d.test:80", i, attempt)
+				tu, _, err := tr.awaitTurn(ctx, authority, interval, turn{}, time.Now(), false, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr.done(ctx, tu, 0)
+				start := time.Now().Add(2*interval - maxWait) // the turn, an interval away, comes within the wait
+				turnBy := start.Add(maxWait)
+				var woke time.Time
+				recheck := func() (time.Duration, error) {
+					time.Sleep(time.Until(turnBy.Add(tc.late)))
+					woke = time.Now()
+					return interval, nil
+				}
+				tu, _, err = tr.awaitTurn(ctx, authority, interval, turn{}, start, false, recheck)
+				if tc.sent && woke.After(turnBy.Add(deadlineMargin*4/5)) && attempt < 5 {
+					tr.done(ctx, tu, 0)
+					continue // the machine was slower than the margin: no verdict
+				}
+				var pe *PacedError
+				switch {
+				case woke.IsZero():
+					t.Fatalf("the request was not woken for its turn: %v", err)
+				case tc.sent && err != nil:
+					t.Errorf("woken %v past the longest wait: %v", woke.Sub(turnBy).Round(time.Millisecond), err)
+				case !tc.sent && !errors.As(err, &pe):
+					t.Errorf("woken %v past the longest wait: err = %v, want a *PacedError", woke.Sub(turnBy).Round(time.Millisecond), err)
+				}
+				tr.done(ctx, tu, 0)
+				return
+			}
+		})
+	}
+}
+
 // TestTransportsShareClientPacer checks that two Transports made for one
 // Client keep a Crawl-delay between them, and that WithPacer still gives a
 // Transport its own.
