@@ -57,7 +57,6 @@ type Client struct {
 
 	pacer     func() *memPacer           // shared by Transports without WithPacer
 	queue     retryQueue                 // the turns told to requests refused, by every Transport
-	twins     twinTurns                  // the pairs of sites requests in flight hold both turns of
 	hops      atomic.Pointer[Transport]  // paces hops that leave the site (see hopPacing)
 	hopsAlone func() *Transport          // paces hops before a Transport is made
 	hopFailed *lru.Cache[string, *entry] // failures met by robots.txt redirected to a site (see keepTheirFailure)
@@ -659,10 +658,14 @@ func (c *Client) enter() bool {
 
 // fill publishes a new entry for k: the Store's if it has a fresh one,
 // else a fetch's, after another process's lease if one is held. It runs
-// on c.base, or for a hop on ctx, the hop's fetch (see the load path);
-// held, if not nil, may hold a slot its load waited for.
+// on c.base, with the twinLease of a Receipt's or Usage's fetch, or for a
+// hop on ctx, the hop's fetch (see the load path); held, if not nil, may
+// hold a slot its load waited for.
 func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held *atomic.Bool) (*entry, error) {
 	parent, hop := c.base, chainOf(ctx) != nil
+	if twin := ctx.Value(twinKey{}); twin != nil {
+		parent = context.WithValue(parent, twinKey{}, twin)
+	}
 	if hop {
 		parent = ctx
 	} else if held != nil && held.CompareAndSwap(true, false) {

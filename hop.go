@@ -208,16 +208,16 @@ const maxHopFailures = 1024
 // spends one of the chain's requests. Within that site a fetch, of
 // robots.txt or tdmrep.json, takes no turn: the one the page the
 // caller asks about took may still be running, and the caller may be
-// holding that page's body open (Transport.Usage). Nor does one to a
-// site whose turn a request in flight holds with the root's (see
-// twinTurns): that page took it.
+// holding that page's body open (Transport.Usage). Nor does one of a
+// Receipt or Usage to a site whose turn the request it reads holds with
+// the root's (see twinLease): that page took it.
 func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)
 	if ch.requests.Add(-1) < 0 {
 		return nil, fmt.Errorf("%w: %w: more than %d requests", errRedirects, errChain, c.cfg.requestBound())
 	}
 	t := c.hopPacing()
-	if sameSite(ch.root, authority) || c.twins.holding(ch.root, authority) {
+	if twin, _ := ctx.Value(twinKey{}).(*twinLease); sameSite(ch.root, authority) || twin.holds(ch.root, authority) {
 		sent := time.Now()
 		return func(resp *http.Response) {
 			if hold := t.hold(ctx, authority, resp); hold > 0 {

@@ -221,11 +221,11 @@ func (sh *memShard) sweep(now, keep int64) {
 // sweepMap drops the entries of *m that keep refuses once *m has reached
 // *at entries, copying the rest so that a burst's memory is given back,
 // and sets *at to twice what is left.
-func sweepMap[K comparable, V any](m *map[K]V, at *int, keep func(V) bool) {
+func sweepMap[V any](m *map[string]V, at *int, keep func(V) bool) {
 	if len(*m) < *at {
 		return
 	}
-	live := make(map[K]V, len(*m)/2)
+	live := make(map[string]V, len(*m)/2)
 	for k, v := range *m {
 		if keep(v) {
 			live[k] = v

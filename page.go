@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/xml"
@@ -485,6 +486,9 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	}
 	ctx, cancel := t.c.fillContext(req.Context())
 	defer cancel()
+	if s, ok := t.sent(req); ok && s.twin != nil {
+		ctx = context.WithValue(ctx, twinKey{}, s.twin)
+	}
 	e, err := t.c.tdmrep(ctx, string(authority))
 	switch {
 	case err != nil:

@@ -364,8 +364,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2},
 		within: [2]bool{within, alsoWithin}}
 	if tu2.authority != "" {
-		f.leased = tuAt.Add(t.lease(interval)) // the first turn's lease, which ends first
-		t.c.twins.start(tu.authority, tu2.authority, f.leased)
+		f.twin = &twinLease{sites: [2]string{tu.authority, tu2.authority}, until: tuAt.Add(t.lease(interval))} // the first turn's lease, which ends first
 	}
 	defer func() { // the turns end however the request does, a panic too
 		if !ends {
@@ -385,7 +384,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// another server than a.test (see fetcher.send).
 	asked, out := req.URL, withHost(req.URL, sentHost(dialed.Authority))
 	under := sentUnder{t: t, d: served, req: sentOf(req), body: &readBody{}, sending: new(atomic.Bool),
-		answered: new(atomic.Pointer[http.Request])}
+		answered: new(atomic.Pointer[http.Request]), twin: f.twin}
 	under.req.host = host
 	under.asked, under.req.urlHost = under.req, out.Host            // as asked, as sent
 	req = req.WithContext(context.WithValue(ctx, sentKey{}, under)) // a copy, which Receipt and Usage read
@@ -442,15 +441,15 @@ type flight struct {
 	ctx       context.Context
 	authority string // the site asked for, which a Retry-After holds
 	turns     [2]turn
-	sent      time.Time // zero until the request is sent
-	within    [2]bool   // of each turn's site, a redirect within it: its page took the turn before too
-	leased    time.Time // of two turns, when their lease runs out (see twinTurns); else zero
+	sent      time.Time  // zero until the request is sent
+	within    [2]bool    // of each turn's site, a redirect within it: its page took the turn before too
+	twin      *twinLease // of two turns; else nil
 }
 
 // end ends f's turns, resp (nil for none) having come.
 func (f *flight) end(resp *http.Response) {
-	if !f.leased.IsZero() {
-		f.t.c.twins.stop(f.turns[0].authority, f.turns[1].authority, f.leased)
+	if f.twin != nil {
+		f.twin.ended.Store(true)
 	}
 	hold := f.t.hold(f.ctx, f.authority, resp)
 	for i, tu := range f.turns {
@@ -475,53 +474,26 @@ func (t *Transport) lease(interval time.Duration) time.Duration {
 	return max(d, interval)
 }
 
-// twinTurns keeps, by pair of sites, the requests in flight in both
-// their turns (see Transport.RoundTrip), until each one's response has
-// come or its turns' lease has run out: while one is, a fetch of one
-// site's robots.txt or tdmrep.json redirected to the other takes no
-// turn (see Client.pace), which the page holds that a caller may be
-// reading as it asks for its receipt. The zero twinTurns is ready.
-type twinTurns struct {
-	mu      sync.Mutex
-	m       map[[2]string][]time.Time // when each request's lease runs out
-	sweepAt int                       // sweep when the map reaches this size
+// A twinLease is a request's hold on two sites' turns (see
+// Transport.RoundTrip), until its response has come or the first turn's
+// lease has run out (a body never closed): while it lasts, a fetch its
+// Receipt or Usage makes of one site's robots.txt or tdmrep.json
+// redirected to the other takes no turn (see Client.pace), the request
+// having taken it, which a caller reading its body as it asks for the
+// receipt holds. Any other fetch between the two waits for its turn.
+type twinLease struct {
+	sites [2]string
+	until time.Time
+	ended atomic.Bool
 }
 
-// start counts a request in flight in the turns of sites a and b, its
-// lease running out at until.
-func (tt *twinTurns) start(a, b string, until time.Time) {
-	k, now := [2]string{min(a, b), max(a, b)}, time.Now()
-	tt.mu.Lock()
-	defer tt.mu.Unlock()
-	if _, ok := tt.m[k]; !ok { // pairs whose leases ran out, their bodies never closed, go; the first sweep makes the map
-		sweepMap(&tt.m, &tt.sweepAt, func(leases []time.Time) bool { return slices.ContainsFunc(leases, now.Before) })
-	}
-	tt.m[k] = append(slices.DeleteFunc(tt.m[k], now.After), until)
-}
+// twinKey keys, in the context of a fetch for a Receipt or Usage, the
+// *twinLease of the request it reads.
+type twinKey struct{}
 
-// stop ends the request start counted with until.
-func (tt *twinTurns) stop(a, b string, until time.Time) {
-	k, now := [2]string{min(a, b), max(a, b)}, time.Now()
-	tt.mu.Lock()
-	defer tt.mu.Unlock()
-	leases := tt.m[k]
-	if i := slices.Index(leases, until); i >= 0 {
-		leases = slices.Delete(leases, i, i+1)
-	}
-	if leases = slices.DeleteFunc(leases, now.After); len(leases) == 0 {
-		delete(tt.m, k)
-	} else {
-		tt.m[k] = leases
-	}
-}
-
-// holding reports whether a request is in flight in a's and b's turns,
-// within its lease.
-func (tt *twinTurns) holding(a, b string) bool {
-	now := time.Now()
-	tt.mu.Lock()
-	defer tt.mu.Unlock()
-	return slices.ContainsFunc(tt.m[[2]string{min(a, b), max(a, b)}], now.Before)
+// holds reports whether l, if not nil, holds the turns of a and b.
+func (l *twinLease) holds(a, b string) bool {
+	return l != nil && (l.sites == [2]string{a, b} || l.sites == [2]string{b, a}) && !l.ended.Load() && time.Now().Before(l.until)
 }
 
 // A turnBody is the body of resp, sent in f's turns: they end once it
@@ -562,7 +534,8 @@ type sentUnder struct {
 	// asked is req with its URL's host as the caller wrote it, which
 	// resp.Request shows (see showAsked).
 	asked sentRequest
-	body  *readBody // its response's body, when it holds one
+	body  *readBody  // its response's body, when it holds one
+	twin  *twinLease // of a request in two sites' turns; else nil
 	// sending is set while t's RoundTrip hands the request on: a
 	// Transport below it passes it on as it is, but not a request sent
 	// again later in its context (resp.Request, retried), nor one a

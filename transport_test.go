@@ -2888,37 +2888,13 @@ func TestTransportKeptHostNonASCIISpellingKeepsCrawlDelay(t *testing.T) {
 	}
 }
 
-// TestTwinTurnsEndWithTheLease (review117): a page sent in two sites'
-// turns (a.test and a.test:8080, by a Host at another port) whose body
-// its caller never closes holds those turns until their lease runs out,
-// as for any page; but the Client's count of the pair (twinTurns) lasts
-// as long as the body stays open, so for ever after a leaked body, a
-// hop from one of the two sites to the other takes no turn. Here, well
-// after the leaked page's lease, another page of a.test holds a.test's
-// turn (its body open); a receipt of a.test:8080's page fetches its
-// tdmrep.json, redirected to a.test's: the hop must wait for a.test's
-// turn, not reach a.test while that page is in flight.
-func TestTwinTurnsEndWithTheLease(t *testing.T) {
-	checkLeaks(t)
-	const file = `[{"location": "/", "tdm-reservation": 0}]`
-	var hopAt atomic.Int64 // when a.test's tdmrep.json was asked for, unix ns
-	var d net.Dialer
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case r.URL.Path == "/robots.txt":
-			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
-		case r.URL.Path == "/.well-known/tdmrep.json" && r.Host == "a.test:8080":
-			http.Redirect(w, r, "http://a.test/.well-known/tdmrep.json", http.StatusMovedPermanently)
-		case r.URL.Path == "/.well-known/tdmrep.json":
-			hopAt.CompareAndSwap(0, time.Now().UnixNano())
-			io.WriteString(w, file)
-		default:
-			io.WriteString(w, "page")
-		}
-	})
+// portTwins returns a Transport that dials h's server for port 8080 and
+// another of h's for any other: a.test and a.test:8080, two sites.
+func portTwins(t *testing.T, h http.Handler) *http.Transport {
 	l80, l8080 := httptest.NewServer(h), httptest.NewServer(h)
-	defer l80.Close()
-	defer l8080.Close()
+	t.Cleanup(l80.Close)
+	t.Cleanup(l8080.Close)
+	var d net.Dialer
 	next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		to := l80.Listener.Addr().String()
 		if _, port, _ := net.SplitHostPort(addr); port == "8080" {
@@ -2926,137 +2902,183 @@ func TestTwinTurnsEndWithTheLease(t *testing.T) {
 		}
 		return d.DialContext(ctx, network, to)
 	}}
-	defer next.CloseIdleConnections()
-	p := newMemPacer()
-	p.timeout = 200 * time.Millisecond // the turn's lease (at least the interval), 30 s outside tests
-	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(5 * time.Second)}, WithPacer(p))
-	defer c.Close()
-	hc := &http.Client{Transport: tr}
+	t.Cleanup(next.CloseIdleConnections)
+	return next
+}
 
-	req, _ := http.NewRequest("GET", "http://a.test/x", nil)
-	req.Host = "a.test:8080"
-	leaked, err := hc.Do(req) // two turns; its body left open, as a crawler's bug may
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer leaked.Body.Close()           // at the test's end, for checkLeaks
-	time.Sleep(1500 * time.Millisecond) // past its turns' lease (1 s, the Crawl-delay)
+// twinSites serves a.test and a.test:8080 (see portTwins) with a
+// Crawl-delay of 1 s, a.test:8080's tdmrep.json redirected to a.test's,
+// and records when a.test's tdmrep.json and /x were asked for.
+type twinSites struct {
+	hopAt, pageAt atomic.Int64 // unix ns; hopAt the first time
+}
 
-	held, err := hc.Get("http://a.test/y") // a.test's turn, held while its body is open
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := hc.Get("http://a.test:8080/z")
-	if err != nil {
-		held.Body.Close()
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, page.Body)
-	page.Body.Close()
-	var closedAt atomic.Int64
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		time.Sleep(500 * time.Millisecond)
-		closedAt.Store(time.Now().UnixNano())
-		held.Body.Close()
-	}()
-	rc := tr.Receipt(page, nil)
-	<-done
-	if hopAt.Load() == 0 {
-		t.Fatalf("a.test's tdmrep.json never asked for; signals %+v", rc.Signals)
-	}
-	if early := time.Duration(closedAt.Load() - hopAt.Load()); early > 0 {
-		t.Errorf("the receipt's hop to a.test reached it %v before the page holding a.test's turn ended (the leaked two-turn page's lease ran out long before): no turn taken", early)
+func (s *twinSites) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/robots.txt":
+		io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
+	case r.URL.Path == "/.well-known/tdmrep.json" && r.Host == "a.test:8080":
+		http.Redirect(w, r, "http://a.test/.well-known/tdmrep.json", http.StatusMovedPermanently)
+	case r.URL.Path == "/.well-known/tdmrep.json":
+		s.hopAt.CompareAndSwap(0, time.Now().UnixNano())
+		io.WriteString(w, `[{"location": "/", "tdm-reservation": 0}]`)
+	case r.URL.Path == "/x":
+		s.pageAt.Store(time.Now().UnixNano())
+		io.WriteString(w, "page")
+	default:
+		io.WriteString(w, "page")
 	}
 }
 
-// TestTwinTurnsEachRequestKeepsItsOwnLease (review118): a two-turn
-// page whose body is leaked spares hops between its sites only within
-// its own lease; a later two-turn page of the same pair, ended and
-// closed, must not stretch that to its own lease. Here the lease is 3 s
-// against a Crawl-delay of 1 s: after the leaked page's lease has run
-// out, a second two-turn page is sent and closed; then a page of a.test
-// holds a.test's turn (its body open), and a receipt of a.test:8080's
-// page fetches its tdmrep.json, redirected to a.test's: the hop must wait
-// for a.test's turn.
-func TestTwinTurnsEachRequestKeepsItsOwnLease(t *testing.T) {
+// twoTurns sends, through hc, a GET of a.test/x with the Host
+// a.test:8080: a page in the turns of both.
+func twoTurns(t *testing.T, hc *http.Client) *http.Response {
+	t.Helper()
+	resp, err := twoTurnsErr(hc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// twoTurnsErr is twoTurns, returning its error.
+func twoTurnsErr(hc *http.Client) (*http.Response, error) {
+	req, _ := http.NewRequest("GET", "http://a.test/x", nil)
+	req.Host = "a.test:8080"
+	return hc.Do(req)
+}
+
+// closeLater closes resp's body after d, returning when it did (unix
+// ns) once that has happened.
+func closeLater(resp *http.Response, d time.Duration) func() int64 {
+	at := make(chan int64, 1)
+	go func() {
+		time.Sleep(d)
+		at <- time.Now().UnixNano()
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}()
+	return func() int64 { return <-at }
+}
+
+// TestTwinLeaseEndsWithTheLease (review117): a page sent in two sites'
+// turns (a.test and a.test:8080, by a Host at another port) whose body
+// its caller never closes holds those turns until their lease runs out,
+// as for any page, and its receipt's hop between the two sites takes no
+// turn only until then: it reached a.test while another page held
+// a.test's turn, long after the leaked page's lease.
+func TestTwinLeaseEndsWithTheLease(t *testing.T) {
 	checkLeaks(t)
-	const file = `[{"location": "/", "tdm-reservation": 0}]`
-	var hopAt atomic.Int64 // when a.test's tdmrep.json was asked for, unix ns
-	var d net.Dialer
+	sites := &twinSites{}
+	p := newMemPacer()
+	p.timeout = 200 * time.Millisecond // the turn's lease (at least the interval), 30 s outside tests
+	c, tr := NewClientTransport(portTwins(t, sites), []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(5 * time.Second)}, WithPacer(p))
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+
+	leaked := twoTurns(t, hc)           // its body left open, as a crawler's bug may
+	defer leaked.Body.Close()           // at the test's end, for checkLeaks
+	time.Sleep(1500 * time.Millisecond) // past its turns' lease (1 s, the Crawl-delay)
+	held, err := hc.Get("http://a.test/y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedAt := closeLater(held, 500*time.Millisecond) // a.test's turn, held meanwhile
+	rc := tr.Receipt(leaked, nil)
+	if early := time.Duration(closedAt() - sites.hopAt.Load()); sites.hopAt.Load() == 0 {
+		t.Fatalf("a.test's tdmrep.json never asked for; signals %+v", rc.Signals)
+	} else if early > 0 {
+		t.Errorf("the leaked page's receipt reached a.test %v before the page holding a.test's turn ended, long after the leaked page's lease: no turn taken", early)
+	}
+}
+
+// TestTwinLeaseSparesOnlyItsRequestsReceipt (review122): while a page is
+// in flight in the turns of a.test and a.test:8080, the receipt of
+// another page of a.test:8080, whose tdmrep.json redirects to a.test,
+// waits for a.test's turn: the twin pages' exemption was kept by pair of
+// sites, and that hop reached a.test within a millisecond of the page,
+// under a Crawl-delay of 1 s.
+func TestTwinLeaseSparesOnlyItsRequestsReceipt(t *testing.T) {
+	checkLeaks(t)
+	sites := &twinSites{}
+	c, tr := NewClientTransport(portTwins(t, sites), []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(5 * time.Second)})
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+	other, err := hc.Get("http://a.test:8080/z") // a.test:8080's turn alone
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, other.Body)
+	other.Body.Close()
+	if _, err := c.Allowed(context.Background(), "http://a.test/x"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1100 * time.Millisecond) // a.test:8080's Crawl-delay
+
+	closedAt := closeLater(twoTurns(t, hc), 500*time.Millisecond)
+	rc := tr.Receipt(other, nil)
+	if early := time.Duration(closedAt() - sites.hopAt.Load()); sites.hopAt.Load() == 0 {
+		t.Fatalf("a.test's tdmrep.json never asked for; signals %+v", rc.Signals)
+	} else if early > 0 {
+		t.Errorf("another page's receipt reached a.test %v before the two-turn page there ended, %v after it was sent, under a Crawl-delay of 1 s",
+			early, time.Duration(sites.hopAt.Load()-sites.pageAt.Load()))
+	}
+}
+
+// TestTwinLeaseSparesNoRobotsCheck (review122): while a page is in
+// flight in the turns of a.test and a.test:8080, other checks of
+// a.test:8080, whose robots.txt redirects to a.test (fresh for 2 s),
+// wait for a.test's turn to fetch it again: they took none, and reached
+// a.test while the page was there, under a Crawl-delay of 1 s.
+func TestTwinLeaseSparesNoRobotsCheck(t *testing.T) {
+	checkLeaks(t)
+	var pageAt atomic.Int64
+	var mu sync.Mutex
+	var hops []int64 // when a.test's /robots-8080.txt was asked for, unix ns
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
+		case r.URL.Path == "/robots.txt" && r.Host == "a.test:8080":
+			http.Redirect(w, r, "http://a.test/robots-8080.txt", http.StatusMovedPermanently)
 		case r.URL.Path == "/robots.txt":
 			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
-		case r.URL.Path == "/.well-known/tdmrep.json" && r.Host == "a.test:8080":
-			http.Redirect(w, r, "http://a.test/.well-known/tdmrep.json", http.StatusMovedPermanently)
-		case r.URL.Path == "/.well-known/tdmrep.json":
-			hopAt.CompareAndSwap(0, time.Now().UnixNano())
-			io.WriteString(w, file)
+		case r.URL.Path == "/robots-8080.txt":
+			mu.Lock()
+			hops = append(hops, time.Now().UnixNano())
+			mu.Unlock()
+			w.Header().Set("Cache-Control", "max-age=2")
+			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
+		case r.URL.Path == "/x":
+			pageAt.Store(time.Now().UnixNano())
+			io.WriteString(w, "page")
 		default:
 			io.WriteString(w, "page")
 		}
 	})
-	l80, l8080 := httptest.NewServer(h), httptest.NewServer(h)
-	defer l80.Close()
-	defer l8080.Close()
-	next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-		to := l80.Listener.Addr().String()
-		if _, port, _ := net.SplitHostPort(addr); port == "8080" {
-			to = l8080.Listener.Addr().String()
-		}
-		return d.DialContext(ctx, network, to)
-	}}
-	defer next.CloseIdleConnections()
-	p := newMemPacer()
-	p.timeout = 3 * time.Second // the turn's lease, 30 s outside tests
-	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(5 * time.Second)}, WithPacer(p))
+	c, tr := NewClientTransport(portTwins(t, h), []Option{WithUserAgent(testUA), WithMinFreshness(time.Second), WithFetchTimeout(5 * time.Second)})
 	defer c.Close()
 	hc := &http.Client{Transport: tr}
-
-	twoTurns := func() *http.Response {
-		req, _ := http.NewRequest("GET", "http://a.test/x", nil)
-		req.Host = "a.test:8080"
-		resp, err := hc.Do(req)
-		if err != nil {
+	ctx := context.Background()
+	for _, u := range []string{"http://a.test:8080/q", "http://a.test/q"} {
+		if _, err := c.Allowed(ctx, u); err != nil {
 			t.Fatal(err)
 		}
-		return resp
 	}
-	leaked := twoTurns()                // its body left open, as a crawler's bug may
-	defer leaked.Body.Close()           // at the test's end, for checkLeaks
-	time.Sleep(3500 * time.Millisecond) // past its turns' lease (3 s)
+	time.Sleep(1100 * time.Millisecond) // the Crawl-delay of the hop to a.test
 
-	second := twoTurns() // a well-behaved two-turn page: read and closed
-	io.Copy(io.Discard, second.Body)
-	second.Body.Close()
-
-	held, err := hc.Get("http://a.test/y") // a.test's turn, held while its body is open
-	if err != nil {
-		t.Fatal(err)
+	closedAt := closeLater(twoTurns(t, hc), 2500*time.Millisecond)
+	checking, cancel := context.WithTimeout(ctx, 2400*time.Millisecond)
+	defer cancel()
+	for i := 0; checking.Err() == nil && i < 20; i++ { // other workers' checks, past the file's freshness
+		_, _ = c.Allowed(checking, "http://a.test:8080/q")
+		time.Sleep(100 * time.Millisecond)
 	}
-	page, err := hc.Get("http://a.test:8080/z")
-	if err != nil {
-		held.Body.Close()
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, page.Body)
-	page.Body.Close()
-	var closedAt atomic.Int64
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		time.Sleep(500 * time.Millisecond)
-		closedAt.Store(time.Now().UnixNano())
-		held.Body.Close()
-	}()
-	rc := tr.Receipt(page, nil)
-	<-done
-	if hopAt.Load() == 0 {
-		t.Fatalf("a.test's tdmrep.json never asked for; signals %+v", rc.Signals)
-	}
-	if early := time.Duration(closedAt.Load() - hopAt.Load()); early > 0 {
-		t.Errorf("the receipt's hop to a.test reached it %v before the page holding a.test's turn ended: no turn taken (the second two-turn page ended long before; only the leaked one's count, past its lease, remains)", early)
+	end := closedAt()
+	mu.Lock()
+	defer mu.Unlock()
+	for _, at := range hops {
+		if at > pageAt.Load() && at < end {
+			t.Errorf("a check's robots.txt hop reached a.test %v after the two-turn page, which held its turn for %v more, under a Crawl-delay of 1 s",
+				time.Duration(at-pageAt.Load()).Round(time.Millisecond), time.Duration(end-at).Round(time.Millisecond))
+		}
 	}
 }
