@@ -963,3 +963,37 @@ func TestTransportSecondTurnNoHoldAtZeroInterval(t *testing.T) {
 		t.Errorf("/r, no hold anywhere: %v, want sent", err)
 	}
 }
+
+// TestTransportTwoTurnPageNotStarvedByItsRecheck (review122): a page
+// asked of a.test:8080 by its Host and sent to a.test takes both sites'
+// turns; a.test:8080's robots.txt redirects to a.test, and is stale at
+// every check (no-cache, WithMinFreshness(0)). Its fetch after each wait
+// took a.test's turn, for which the page then waited again: 8 fetches in
+// 7 s, and the page was refused at WithMaxWait, never sent.
+func TestTransportTwoTurnPageNotStarvedByItsRecheck(t *testing.T) {
+	checkLeaks(t)
+	var hops atomic.Int64
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/robots.txt" && r.Host == "a.test:8080":
+			http.Redirect(w, r, "http://a.test/robots-8080.txt", http.StatusMovedPermanently)
+		case r.URL.Path == "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
+		case r.URL.Path == "/robots-8080.txt":
+			hops.Add(1)
+			w.Header().Set("Cache-Control", "no-cache")
+			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
+		default:
+			io.WriteString(w, "page")
+		}
+	})
+	c, tr := NewClientTransport(portTwins(t, h), []Option{WithUserAgent(testUA), WithMinFreshness(0), WithFetchTimeout(5 * time.Second)}, WithMaxWait(8*time.Second))
+	defer c.Close()
+	start := time.Now()
+	resp, err := twoTurnsErr(&http.Client{Transport: tr})
+	if err != nil {
+		t.Fatalf("never sent: %v after %v, %d fetches of a.test:8080's robots.txt taking a.test's turn meanwhile", err, time.Since(start).Round(time.Millisecond), hops.Load())
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+}
