@@ -91,7 +91,8 @@ type breaker struct {
 	asking   bool      // the Store's own call is in flight (see Store.ask)
 	askedAt  time.Time // when it was last sent
 
-	logMu   sync.Mutex   // held from deciding a line under mu to its end, so lines keep the order of the changes, while calls go on past a log that blocks
+	pending []logLine    // lines decided, not yet written (see writeLines)
+	writing sync.Mutex   // held, outside mu, by the call writing them
 	shown   bool         // the state last logged: open
 	shownAt [2]time.Time // when each state was last logged, closed and open
 	changes int          // changes of state since the last line
@@ -166,15 +167,46 @@ func (b *breaker) done(probe, asked bool, o outcome, err error) {
 	if open := !b.openedAt.IsZero(); open != was {
 		b.changes++
 	}
-	level, msg, args, ok := b.line(err)
+	l, ok := b.line(err)
 	if !ok {
 		b.mu.Unlock()
 		return
 	}
-	b.logMu.Lock()
+	b.pending = append(b.pending, l)
 	b.mu.Unlock()
-	defer b.logMu.Unlock()
-	b.log.Log(context.Background(), level, msg, args...)
+	for b.writeLines() {
+	}
+}
+
+// A logLine is a line of the breaker's, to be written.
+type logLine struct {
+	level slog.Level
+	msg   string
+	args  []any
+}
+
+// writeLines writes the pending lines in order, unless another call is
+// writing, which writes them after its own, and reports whether more
+// came meanwhile: no call waits for a log that blocks (a full pipe),
+// which would hold every call to the node past its deadline.
+func (b *breaker) writeLines() (more bool) {
+	if !b.writing.TryLock() {
+		return false
+	}
+	defer func() {
+		b.writing.Unlock()
+		b.mu.Lock()
+		more = len(b.pending) > 0
+		b.mu.Unlock()
+	}()
+	b.mu.Lock()
+	lines := b.pending
+	b.pending = nil
+	b.mu.Unlock()
+	for _, l := range lines {
+		b.log.Log(context.Background(), l.level, l.msg, l.args...)
+	}
+	return false
 }
 
 // line returns the line that logs the breaker's state, naming the node,
@@ -182,12 +214,11 @@ func (b *breaker) done(probe, asked bool, o outcome, err error) {
 // not logged within logthrottle.Interval: a flapping Redis costs each
 // line once an interval, and a change held back is logged at the first
 // call to end after it, so that the last line logged is the state the
-// node is in. done logs it with b.mu released, lest a log that blocks
-// (a full pipe) hold up every call to the node.
-func (b *breaker) line(err error) (level slog.Level, msg string, args []any, ok bool) {
+// node is in (see writeLines).
+func (b *breaker) line(err error) (l logLine, ok bool) {
 	open := !b.openedAt.IsZero()
 	if open == b.shown {
-		return 0, "", nil, false // every call of a healthy Redis: no clock read
+		return l, false // every call of a healthy Redis: no clock read
 	}
 	now := time.Now()
 	i := 0
@@ -195,20 +226,20 @@ func (b *breaker) line(err error) (level slog.Level, msg string, args []any, ok 
 		i = 1
 	}
 	if now.Sub(b.shownAt[i]) < logthrottle.Interval {
-		return 0, "", nil, false
+		return l, false
 	}
 	b.shown, b.shownAt[i] = open, now
-	level, msg = slog.LevelInfo, "redis available again; sharing robots.txt entries resumes"
+	l.level, l.msg = slog.LevelInfo, "redis available again; sharing robots.txt entries resumes"
 	if open {
-		level, msg = slog.LevelWarn, "redis unavailable; fetching robots.txt directly until it answers again"
-		args = []any{"consecutive_failures", b.fails, "err", err}
+		l.level, l.msg = slog.LevelWarn, "redis unavailable; fetching robots.txt directly until it answers again"
+		l.args = []any{"consecutive_failures", b.fails, "err", err}
 	}
 	if b.node != "" {
-		args = append(args, "node", b.node)
+		l.args = append(l.args, "node", b.node)
 	}
 	if b.changes > 1 {
-		args = append(args, "suppressed", b.changes-1)
+		l.args = append(l.args, "suppressed", b.changes-1)
 	}
 	b.changes = 0
-	return level, msg, args, true
+	return l, true
 }

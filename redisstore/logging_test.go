@@ -152,3 +152,61 @@ func TestStalledLogHoldsUpNoCall(t *testing.T) {
 		close(h.release)
 	}
 }
+
+// TestStalledLogHoldsUpNoCallWhenRedisReturns (review123): the breaker
+// opened and its "redis unavailable" line is stuck in a log that does
+// not take it; Redis comes back, and the probe that finds it closes the
+// breaker. Neither the probe, whose "available again" line waited for the
+// stuck one holding the breaker's lock, nor the calls after it, which
+// waited for that lock, wait for the log: they returned 2.8 s late.
+func TestStalledLogHoldsUpNoCallWhenRedisReturns(t *testing.T) {
+	h := stallingHandler{entered: make(chan struct{}), release: make(chan struct{})}
+	s, _, srv := newStore(t, WithLogger(slog.New(h)))
+	srv.Kill()
+	go func() {
+		for range tripAfter {
+			_, _ = s.Get(context.Background(), authority)
+		}
+	}()
+	<-h.entered // the breaker opened; its line is being written, for 4 s
+	const stall = 4 * time.Second
+	let := time.AfterFunc(stall, func() { close(h.release) })
+	defer func() {
+		if let.Stop() {
+			close(h.release)
+		}
+	}()
+	srv.Restart()
+	time.Sleep(retryAfter + 100*time.Millisecond) // a probe may go
+	probe := make(chan time.Duration, 1)
+	go func() { // the probe: Redis answers, the breaker closes
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, _ = s.Get(ctx, authority)
+		probe <- time.Since(start)
+	}()
+	time.Sleep(100 * time.Millisecond)
+	var wg sync.WaitGroup
+	for name, call := range map[string]func(ctx context.Context) error{
+		"Get": func(ctx context.Context) error { _, err := s.Get(ctx, "https://other.example:443"); return err },
+		"Take": func(ctx context.Context) error {
+			_, _, err := s.Take(ctx, "https://other.example:443", time.Second)
+			return err
+		},
+	} {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			err := call(ctx)
+			if took := time.Since(start); took > time.Second {
+				t.Errorf("%s given 100 ms returned after %v (%v): it waited for the stalled log", name, took.Round(time.Millisecond), err)
+			}
+		})
+	}
+	wg.Wait()
+	if took := <-probe; took > time.Second {
+		t.Errorf("the probe given 500 ms returned after %v", took.Round(time.Millisecond))
+	}
+}
