@@ -287,7 +287,7 @@ func (c *Client) check(ctx context.Context, rawURL string, d *Decision, sent boo
 // makes itself (of a redirect's target, of tdmrep.json).
 func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *Decision, counted bool) (bool, error) {
 	e := c.robots.cache.get(authority)
-	if e != nil && c.fresh(e) {
+	if e != nil && (c.fresh(e) || fetchedSince(ctx, e)) {
 		if counted {
 			c.stats.hits.add()
 		}
@@ -301,6 +301,18 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 		return false, err
 	}
 	return c.answer(cur, path, stale, d, counted)
+}
+
+// checkedSinceKey keys, in the context of a check, the stamp since which
+// a copy of robots.txt fetched answers it, fresh or not (see
+// Transport.RoundTrip's recheck).
+type checkedSinceKey struct{}
+
+// fetchedSince reports whether e was fetched after the stamp ctx's
+// check names, if any.
+func fetchedSince(ctx context.Context, e *entry) bool {
+	since, ok := ctx.Value(checkedSinceKey{}).(stamp)
+	return ok && e.checked > since
 }
 
 // fillContext returns a context with ctx's values for a fetch made after

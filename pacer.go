@@ -392,14 +392,11 @@ func (t *Transport) count(w turnWait) {
 // that turn while this one is out, so the request keeps at least half of
 // it. Close of the Client ends the wait with ErrClosed. w says whether
 // Take said to wait; the caller counts it. noWait says the request may
-// not wait (see bound). After the first wait, recheck, unless nil, checks
-// the request again, robots.txt having perhaps changed meanwhile: its
-// error ends the wait, and the interval it returns is the one Take asks
-// for, so that a raised crawl-delay, or a hold a fetch of robots.txt met,
-// paces the request. Only after the first: a robots.txt stale again at
-// every wait (fresh for less than the crawl-delay), whose fetch a
-// redirect sends to the site whose turn the request waits for, takes that
-// turn each time, and the request waited for ever.
+// not wait (see bound). After each wait, recheck, unless nil, checks the
+// request again, robots.txt having perhaps changed meanwhile: its error
+// ends the wait, and the interval it returns is the one Take asks for, so
+// that a raised crawl-delay, or a hold a fetch of robots.txt met, paces
+// the request.
 func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration, holding turn, start time.Time, noWait bool,
 	recheck func() (time.Duration, error)) (_ turn, w turnWait, _ error) {
 	if err := ctx.Err(); err != nil {
@@ -444,9 +441,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 			return turn{}, w, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ErrClosed)
 		}
 		if recheck != nil {
-			check := recheck
-			recheck = nil
-			if interval, err = check(); err != nil {
+			if interval, err = recheck(); err != nil {
 				return turn{}, w, err
 			}
 			interval = max(interval, 0)

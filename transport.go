@@ -265,6 +265,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return t.refuse(ctx, req, err)
 	}
+	began := stampOf(t.c.cfg.now())
 	served, dialed, err := t.check(req)
 	if err != nil {
 		return t.refuse(ctx, req, err)
@@ -298,7 +299,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		noWaitAlso = noWait
 	}
 	recheck := func() (time.Duration, error) { // after a wait: robots.txt may have changed
-		s, d, err := t.check(req)
+		// Read from the copy the cache holds, fetched since the request
+		// began: a robots.txt stale again at every wait (fresh for less
+		// than the crawl-delay), whose fetch a redirect sends to the site
+		// whose turn the request waits for, took that turn each time, and
+		// the request waited for ever.
+		s, d, err := t.check(req.WithContext(context.WithValue(ctx, checkedSinceKey{}, began)))
 		if err != nil {
 			return 0, err
 		}

@@ -1113,6 +1113,82 @@ func TestTransportRechecksPaceAfterWaiting(t *testing.T) {
 	}
 }
 
+// TestTransportRechecksAfterEveryWait (review123): /p2 waits behind /p1,
+// whose body its caller keeps open for 3 s under a Crawl-delay of 1 s,
+// so /p2 waits several times. The site then disallows everything, and
+// the Client's own check says so: /p2, checked again after every wait,
+// is not sent (checked after its first wait only, it was).
+func TestTransportRechecksAfterEveryWait(t *testing.T) {
+	checkLeaks(t)
+	var disallow atomic.Bool
+	var p2At atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			w.Header().Set("Cache-Control", "max-age=1")
+			if disallow.Load() {
+				io.WriteString(w, "User-agent: *\nDisallow: /\nCrawl-delay: 1\n")
+				return
+			}
+			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
+		case "/p2":
+			p2At.Store(time.Now().UnixNano())
+			io.WriteString(w, "page")
+		default:
+			io.WriteString(w, "page")
+		}
+	}))
+	defer srv.Close()
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}}
+	defer next.CloseIdleConnections()
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithMinFreshness(time.Second)}, WithMaxWait(10*time.Second))
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+
+	p1, err := hc.Get("http://a.test/p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { // the site's turn, held for 3 s
+		time.Sleep(3 * time.Second)
+		io.Copy(io.Discard, p1.Body)
+		p1.Body.Close()
+	}()
+	type result struct {
+		resp *http.Response
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() {
+		resp, err := hc.Get("http://a.test/p2")
+		got <- result{resp, err}
+	}()
+	time.Sleep(1500 * time.Millisecond) // /p2 woke once (1 s) and was checked again, allowed
+	disallow.Store(true)
+	time.Sleep(1100 * time.Millisecond) // the copy checked at 1 s expires
+	allowed, err := c.Allowed(context.Background(), "http://a.test/p2")
+	if err != nil || allowed {
+		t.Fatalf("Allowed(/p2) after the change = %v, %v; want false", allowed, err)
+	}
+	checkedAt := time.Now()
+	r := <-got
+	if r.err == nil {
+		io.Copy(io.Discard, r.resp.Body)
+		r.resp.Body.Close()
+	}
+	var dis *DisallowedError
+	switch {
+	case p2At.Load() > checkedAt.UnixNano():
+		t.Errorf("/p2 was sent %v after the Client's own check found robots.txt disallows it (err %v)",
+			time.Duration(p2At.Load()-checkedAt.UnixNano()).Round(time.Millisecond), r.err)
+	case !errors.As(r.err, &dis):
+		t.Errorf("/p2: %v, want a *DisallowedError", r.err)
+	}
+}
+
 // TestTransportRecheckWithinTheWait: a recheck after the wait whose
 // fetch of robots.txt takes the rest of the longest wait refuses the
 // request with a PacedError, unsent.
