@@ -501,10 +501,15 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 	defer giveBack()
 	fill := c.fillOnce(ctx, k, prev, looked, held)
 	// A hop shares only hops' fills: a crawler's own fill may wait for
-	// another process's lease past the hop's fetch (see fill).
+	// another process's lease past the hop's fetch (see fill). A fill for
+	// a page's Receipt or Usage, which may go where the page holds the
+	// turn (see twinLease), shares none: another's would wait for it.
 	shared := k.authority
 	if hop {
 		shared = "hop " + k.authority
+	}
+	if twin := ctx.Value(twinKey{}); twin != nil {
+		shared = fmt.Sprintf("twin %p %s", twin, shared)
 	}
 	var hf *hopFailure
 	for {

@@ -3101,6 +3101,62 @@ func TestTwinLeaseSparesOnlyItsRequestsReceipt(t *testing.T) {
 	}
 }
 
+// TestTwinLeaseUsageJoinsNoOtherFill (review123): a page P sent in the
+// turns of a.test and a.test:8080 holds both while its caller asks
+// Usage(P) before reading the body. a.test:8080's tdmrep.json redirects
+// to a.test. Another page's Receipt, begun a moment earlier, started the
+// tdmrep.json fill of a.test:8080, whose hop to a.test rightly waits for
+// a.test's turn, which P holds. P's Usage joined that fill, keyed by
+// authority only, and so waited for its own page's turn until the fetch
+// timeout, and read the file as unreachable (train-ai=n), for later
+// pages too.
+func TestTwinLeaseUsageJoinsNoOtherFill(t *testing.T) {
+	checkLeaks(t)
+	sites := &twinSites{}
+	c, tr := NewClientTransport(portTwins(t, sites), []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(3 * time.Second)})
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+	other, err := hc.Get("http://a.test:8080/z") // a.test:8080's turn alone
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, other.Body)
+	other.Body.Close()
+	time.Sleep(1100 * time.Millisecond) // a.test:8080's Crawl-delay
+
+	p := twoTurns(t, hc) // both turns, body open
+	defer p.Body.Close()
+	otherDone := make(chan struct{})
+	go func() { defer close(otherDone); tr.Receipt(other, nil) }() // its hop to a.test waits for P's turn: right
+	time.Sleep(200 * time.Millisecond)
+
+	start := time.Now()
+	u := tr.Usage(p) // P's own usage, its body still open
+	took := time.Since(start)
+	if took > time.Second {
+		t.Errorf("Usage of the two-turn page, body open, took %v: it waited for its own page's turn (train-ai=%v)", took.Round(time.Millisecond), u.Pref("train-ai"))
+	}
+	if u.Pref("train-ai") == PrefNo {
+		rc := tr.Receipt(p, nil)
+		t.Errorf("train-ai=n for the two-turn page, whose tdmrep.json says 0: signals %+v", rc.Signals)
+	}
+	io.Copy(io.Discard, p.Body)
+	p.Body.Close()
+	<-otherDone
+
+	// Later, nothing in flight: a fresh page of a.test:8080.
+	time.Sleep(1100 * time.Millisecond)
+	later, err := hc.Get("http://a.test:8080/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, later.Body)
+	later.Body.Close()
+	if rc := tr.Receipt(later, nil); rc.Usage.Pref("train-ai") == PrefNo {
+		t.Errorf("a later page of a.test:8080, nothing in flight, still train-ai=n: %+v", rc.Signals)
+	}
+}
+
 // TestTwinLeaseSparesNoRobotsCheck (review122): while a page is in
 // flight in the turns of a.test and a.test:8080, other checks of
 // a.test:8080, whose robots.txt redirects to a.test (fresh for 2 s),
