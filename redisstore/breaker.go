@@ -92,7 +92,7 @@ type breaker struct {
 	askedAt  time.Time // when it was last sent
 
 	pending []logLine    // lines decided, not yet written (see writeLines)
-	writing sync.Mutex   // held, outside mu, by the call writing them
+	writing bool         // writeLines is running
 	shown   bool         // the state last logged: open
 	shownAt [2]time.Time // when each state was last logged, closed and open
 	changes int          // changes of state since the last line
@@ -173,8 +173,11 @@ func (b *breaker) done(probe, asked bool, o outcome, err error) {
 		return
 	}
 	b.pending = append(b.pending, l)
+	start := !b.writing
+	b.writing = true
 	b.mu.Unlock()
-	for b.writeLines() {
+	if start {
+		go b.writeLines()
 	}
 }
 
@@ -185,28 +188,23 @@ type logLine struct {
 	args  []any
 }
 
-// writeLines writes the pending lines in order, unless another call is
-// writing, which writes them after its own, and reports whether more
-// came meanwhile: no call waits for a log that blocks (a full pipe),
-// which would hold every call to the node past its deadline.
-func (b *breaker) writeLines() (more bool) {
-	if !b.writing.TryLock() {
-		return false
-	}
-	defer func() {
-		b.writing.Unlock()
+// writeLines writes the pending lines in order, those decided meanwhile
+// too, in a goroutine of the Store's: no call waits for a log that blocks
+// (a full pipe), which would hold calls to the node past their deadlines.
+// Lines come at most twice per logthrottle.Interval, so few queue.
+func (b *breaker) writeLines() {
+	for {
 		b.mu.Lock()
-		more = len(b.pending) > 0
+		lines := b.pending
+		b.pending, b.writing = nil, len(lines) > 0
 		b.mu.Unlock()
-	}()
-	b.mu.Lock()
-	lines := b.pending
-	b.pending = nil
-	b.mu.Unlock()
-	for _, l := range lines {
-		b.log.Log(context.Background(), l.level, l.msg, l.args...)
+		if len(lines) == 0 {
+			return
+		}
+		for _, l := range lines {
+			b.log.Log(context.Background(), l.level, l.msg, l.args...) // a panic is dropped (see WithLogger)
+		}
 	}
-	return false
 }
 
 // line returns the line that logs the breaker's state, naming the node,

@@ -53,7 +53,7 @@ func TestBreakerPerNode(t *testing.T) {
 			t.Errorf("breaker of %q refused a call after another node failed", other.node)
 		}
 	}
-	if want := "node=10.0.0.1:6379"; !strings.Contains(out.String(), want) {
+	if want := "node=10.0.0.1:6379"; !strings.Contains(out.await(t, want), want) {
 		t.Errorf("log %q does not name the node (%s)", out.String(), want)
 	}
 }

@@ -29,6 +29,16 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
+// await waits up to 10 s for line in b (the breaker writes its lines in
+// a goroutine), and returns what b holds then.
+func (b *lockedBuffer) await(t *testing.T, line string) string {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(b.String(), line) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return b.String()
+}
+
 // TestLogsOutageOnceAndRecovery: an outage is logged once however many
 // calls fail, and the recovery is logged when Redis answers again.
 func TestLogsOutageOnceAndRecovery(t *testing.T) {
@@ -38,8 +48,8 @@ func TestLogsOutageOnceAndRecovery(t *testing.T) {
 	for range 20 {
 		_, _ = s.Get(t.Context(), authority)
 	}
-	if n := strings.Count(out.String(), "redis unavailable"); n != 1 {
-		t.Fatalf("outage logged %d times, want once:\n%s", n, out.String())
+	if log := out.await(t, "redis unavailable"); strings.Count(log, "redis unavailable") != 1 {
+		t.Fatalf("outage logged %d times, want once:\n%s", strings.Count(log, "redis unavailable"), log)
 	}
 	srv.Restart()
 	deadline := time.Now().Add(10 * time.Second)
@@ -209,4 +219,38 @@ func TestStalledLogHoldsUpNoCallWhenRedisReturns(t *testing.T) {
 	if took := <-probe; took > time.Second {
 		t.Errorf("the probe given 500 ms returned after %v", took.Round(time.Millisecond))
 	}
+}
+
+// TestStalledLogHoldsUpNoTrippingCall (review124): under a Store timeout
+// of 100 ms, the Get that opens the breaker, given 100 ms, returns within
+// it though the log stalls on its "redis unavailable" line: it wrote the
+// line itself, and returned 2 s later, when the log let go.
+func TestStalledLogHoldsUpNoTrippingCall(t *testing.T) {
+	h := stallingHandler{entered: make(chan struct{}), release: make(chan struct{})}
+	s, _, srv := newStore(t, WithLogger(slog.New(h)), WithTimeout(100*time.Millisecond))
+	srv.Kill()
+	const stall = 2 * time.Second
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		<-h.entered
+		time.Sleep(stall)
+		close(h.release)
+	}()
+	for i := range tripAfter {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		start := time.Now()
+		_, err := s.Get(ctx, authority)
+		took := time.Since(start)
+		cancel()
+		if took > time.Second {
+			t.Errorf("Get %d given 100 ms returned after %v (%v): it waited for the stalled log", i+1, took.Round(time.Millisecond), err)
+		}
+	}
+	select {
+	case <-h.entered:
+	default:
+		close(h.entered) // never logged: let the goroutine end
+	}
+	<-released
 }

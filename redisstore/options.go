@@ -78,8 +78,9 @@ func WithTimeout(d time.Duration) Option {
 // five seconds (a node's news once each, a change held back logged by
 // the first call to the node that ends once its five seconds are over,
 // so that the last line about a node is its state as of its last call).
-// The default discards everything; a nil l keeps it. A panic in l's
-// handler drops the record.
+// Redis's state is logged in a goroutine of the Store's, so that a log
+// that blocks holds up no call. The default discards everything; a nil l
+// keeps it. A panic in l's handler drops the record.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) {
 		if l != nil {
