@@ -308,11 +308,12 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 // Transport.RoundTrip's recheck).
 type checkedSinceKey struct{}
 
-// fetchedSince reports whether e was fetched after the stamp ctx's
-// check names, if any.
+// fetchedSince reports whether e's copy was fetched (not a failed
+// attempt, which a last good copy may stand in for) after the stamp
+// ctx's check names, if any.
 func fetchedSince(ctx context.Context, e *entry) bool {
 	since, ok := ctx.Value(checkedSinceKey{}).(stamp)
-	return ok && e.checked > since
+	return ok && e.fetched > since
 }
 
 // fillContext returns a context with ctx's values for a fetch made after
@@ -503,13 +504,14 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 	// A hop shares only hops' fills: a crawler's own fill may wait for
 	// another process's lease past the hop's fetch (see fill). A fill for
 	// a page's Receipt or Usage, which may go where the page holds the
-	// turn (see twinLease), shares none: another's would wait for it.
+	// turn (see twinLease), shares only such fills of the same two sites:
+	// another's would wait for that turn.
 	shared := k.authority
 	if hop {
 		shared = "hop " + k.authority
 	}
-	if twin := ctx.Value(twinKey{}); twin != nil {
-		shared = fmt.Sprintf("twin %p %s", twin, shared)
+	if twin, _ := ctx.Value(twinKey{}).(*twinLease); twin != nil {
+		shared = "twin " + twin.sites[0] + " " + twin.sites[1] + " " + shared
 	}
 	var hf *hopFailure
 	for {
@@ -726,8 +728,10 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 			prev = older
 		}
 		// A hop does not wait: its fetch's deadline would pass first,
-		// and the redirecting site be stored as unreachable.
-		e, release, down := c.awaitLease(k, !hop)
+		// and the redirecting site be stored as unreachable; nor does a
+		// page's Receipt or Usage with a twinLease: the fill holding the
+		// lease may be waiting for the turn the page holds.
+		e, release, down := c.awaitLease(k, !hop && ctx.Value(twinKey{}) == nil)
 		storeDown = down
 		if e != nil {
 			return k.doc.cache.putNewer(c.keepGood(e, prev), cur, c.cfg.now()), nil

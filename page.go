@@ -486,7 +486,7 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	}
 	ctx, cancel := t.c.fillContext(req.Context())
 	defer cancel()
-	if s, ok := t.sent(req); ok && s.twin != nil {
+	if s, ok := t.sent(req); ok && s.twin.live() {
 		ctx = context.WithValue(ctx, twinKey{}, s.twin)
 	}
 	e, err := t.c.tdmrep(ctx, string(authority))

@@ -118,9 +118,11 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // first's lease (see [Pacer]), held meanwhile: then it fails at once,
 // unsent, with a *[PacedError].
 // After each wait the request is checked again, as robots.txt stands
-// then, and paced by it: a Crawl-delay raised or a Retry-After met
-// meanwhile counts; not while it holds a turn (the first of two), which a
-// fetch of robots.txt redirected to that site would wait for.
+// then (the copy the cache holds, fetched again unless it was fetched
+// since the request began), and paced by it: a Crawl-delay raised or a
+// Retry-After met meanwhile counts; not while it holds a turn (the first
+// of two), which a fetch of robots.txt redirected to that site would wait
+// for.
 // [Client.Close] ends a wait with [ErrClosed], unsent.
 //
 // [Transport.Stats] counts what the Transport did; refusals and holds are
@@ -497,9 +499,15 @@ type twinLease struct {
 // *twinLease of the request it reads.
 type twinKey struct{}
 
+// live reports whether l, if not nil, still holds its turns: a fetch
+// made for its page once they have ended is any other's.
+func (l *twinLease) live() bool {
+	return l != nil && !l.ended.Load() && time.Now().Before(l.until)
+}
+
 // holds reports whether l, if not nil, holds the turns of a and b.
 func (l *twinLease) holds(a, b string) bool {
-	return l != nil && (l.sites == [2]string{a, b} || l.sites == [2]string{b, a}) && !l.ended.Load() && time.Now().Before(l.until)
+	return l.live() && (l.sites == [2]string{a, b} || l.sites == [2]string{b, a})
 }
 
 // A turnBody is the body of resp, sent in f's turns: they end once it

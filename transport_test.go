@@ -3214,3 +3214,230 @@ func TestTwinLeaseSparesNoRobotsCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportRecheckTakesNoStandInOlderThanRequest (review124): /p2
+// waits behind /p1, whose body is open for 4 s (Crawl-delay 1 s,
+// robots.txt fresh for 1 s). At its first recheck robots.txt is stale and
+// the site answers 503 (Retry-After: 1): the copy fetched before /p2
+// began stands in, for its 1 s back-off, and the site then disallows
+// everything. Past the back-off, a recheck asks robots.txt again: it took
+// the stand-in, tried after /p2 began, for a copy fetched since, and sent
+// /p2 under a copy older than it.
+func TestTransportRecheckTakesNoStandInOlderThanRequest(t *testing.T) {
+	checkLeaks(t)
+	var phase atomic.Int32 // 0 allow, 1 503, 2 disallow
+	var robotsFetches atomic.Int32
+	var p2At atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			robotsFetches.Add(1)
+			switch phase.Load() {
+			case 0:
+				w.Header().Set("Cache-Control", "max-age=1")
+				io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
+			case 1:
+				w.Header().Set("Retry-After", "1")
+				w.WriteHeader(http.StatusServiceUnavailable)
+			default:
+				w.Header().Set("Cache-Control", "max-age=1")
+				io.WriteString(w, "User-agent: *\nDisallow: /\nCrawl-delay: 1\n")
+			}
+		case "/p2":
+			p2At.Store(time.Now().UnixNano())
+			io.WriteString(w, "page")
+		default:
+			io.WriteString(w, "page")
+		}
+	}))
+	defer srv.Close()
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}}
+	defer next.CloseIdleConnections()
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithMinFreshness(time.Second), WithBackoff(time.Second, time.Second)},
+		WithMaxWait(15*time.Second))
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+
+	p1, err := hc.Get("http://a.test/p1") // robots.txt fetched now, fresh for 1 s
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1Closed := make(chan struct{})
+	defer func() { <-p1Closed }()
+	go func() { // a.test's turn, held for 4 s
+		defer close(p1Closed)
+		time.Sleep(4 * time.Second)
+		io.Copy(io.Discard, p1.Body)
+		p1.Body.Close()
+	}()
+	time.Sleep(100 * time.Millisecond)
+	type result struct {
+		resp *http.Response
+		err  error
+	}
+	got := make(chan result, 1)
+	began := time.Now()
+	go func() {
+		resp, err := hc.Get("http://a.test/p2")
+		got <- result{resp, err}
+	}()
+	time.Sleep(200 * time.Millisecond)
+	phase.Store(1) // its recheck after the first wait meets a 503
+	time.Sleep(1500 * time.Millisecond)
+	phase.Store(2) // the site disallows everything from now on
+	changed := time.Now()
+	fetchesAtChange := robotsFetches.Load()
+	r := <-got
+	if r.err == nil {
+		io.Copy(io.Discard, r.resp.Body)
+		r.resp.Body.Close()
+	}
+	var dis *DisallowedError
+	if !errors.As(r.err, &dis) {
+		t.Errorf("/p2 sent %v after robots.txt disallowed it (err %v); robots.txt fetched %d times before the change, %d after",
+			time.Duration(p2At.Load()-changed.UnixNano()).Round(time.Millisecond), r.err, fetchesAtChange, robotsFetches.Load()-fetchesAtChange)
+		if r.err == nil {
+			rc := tr.Receipt(r.resp, nil)
+			if rc.Robots != nil {
+				t.Errorf("its receipt's robots.txt: fetched %v before /p2 began (status %d)",
+					began.Sub(rc.Robots.FetchedAt).Round(time.Millisecond), rc.Robots.Status)
+			}
+		}
+	}
+}
+
+// slowTDMSites serves a.test and a.test:8080 (see portTwins) with a short
+// Crawl-delay, and a tdmrep.json that takes 500 ms, counting its fetches
+// by Host.
+type slowTDMSites struct {
+	mu             sync.Mutex
+	fetches        map[string]int
+	inFlight, most atomic.Int32
+}
+
+func (s *slowTDMSites) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/robots.txt":
+		io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 0.2\n")
+	case "/.well-known/tdmrep.json":
+		s.mu.Lock()
+		s.fetches[r.Host]++
+		s.mu.Unlock()
+		n := s.inFlight.Add(1)
+		for m := s.most.Load(); n > m && !s.most.CompareAndSwap(m, n); m = s.most.Load() {
+		}
+		time.Sleep(500 * time.Millisecond)
+		s.inFlight.Add(-1)
+		io.WriteString(w, `[{"location": "/", "tdm-reservation": 0}]`)
+	default:
+		io.WriteString(w, "page")
+	}
+}
+
+// TestTwinLeaseReceiptsFetchOnce (review124): the Receipts of K pages of
+// a.test:8080, asked for at once with its tdmrep.json not yet cached,
+// share one fetch of it, whether the pages were sent in two sites' turns
+// (Host a.test:8080 at a.test) or not: twin pages, whose leases had
+// ended, each fetched it, at once.
+func TestTwinLeaseReceiptsFetchOnce(t *testing.T) {
+	const k = 6
+	for _, twin := range []bool{false, true} {
+		name := "ordinary"
+		if twin {
+			name = "twin"
+		}
+		t.Run(name, func(t *testing.T) {
+			checkLeaks(t)
+			sites := &slowTDMSites{fetches: map[string]int{}}
+			c, tr := NewClientTransport(portTwins(t, sites), []Option{WithUserAgent(testUA), WithTDMRep()})
+			defer c.Close()
+			hc := &http.Client{Transport: tr}
+			var resps []*http.Response
+			for range k {
+				var resp *http.Response
+				var err error
+				if twin {
+					resp, err = twoTurnsErr(hc)
+				} else {
+					resp, err = hc.Get("http://a.test:8080/y")
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close() // the turns, and a twin's lease, end here
+				resps = append(resps, resp)
+			}
+			var wg sync.WaitGroup
+			for _, resp := range resps {
+				wg.Go(func() {
+					if rc := tr.Receipt(resp, nil); rc.Usage.Pref("train-ai") == PrefNo {
+						t.Errorf("train-ai=n: %+v", rc.Signals)
+					}
+				})
+			}
+			wg.Wait()
+			sites.mu.Lock()
+			n := sites.fetches["a.test:8080"]
+			sites.mu.Unlock()
+			t.Logf("%s: %d Receipts fetched a.test:8080's tdmrep.json %d times, %d at once", name, k, n, sites.most.Load())
+			if n != 1 {
+				t.Errorf("%d Receipts of pages whose turns had ended fetched a.test:8080's tdmrep.json %d times (%d at once), want once",
+					k, n, sites.most.Load())
+			}
+		})
+	}
+}
+
+// TestTwinLeaseUsageWaitsForNoStoreLease (review124):
+// TestTwinLeaseUsageJoinsNoOtherFill with a Store that leases (memStore,
+// as redisstore does): P's Usage, in a fill of its own, waited for the
+// Store lease the other page's fill held, whose hop waited for P's turn.
+func TestTwinLeaseUsageWaitsForNoStoreLease(t *testing.T) {
+	checkLeaks(t)
+	sites := &twinSites{}
+	c, tr := NewClientTransport(portTwins(t, sites), []Option{WithUserAgent(testUA), WithTDMRep(),
+		WithFetchTimeout(3 * time.Second), WithStore(newMemStore())})
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+	other, err := hc.Get("http://a.test:8080/z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, other.Body)
+	other.Body.Close()
+	time.Sleep(1100 * time.Millisecond)
+
+	p := twoTurns(t, hc)
+	defer p.Body.Close()
+	otherDone := make(chan struct{})
+	go func() { defer close(otherDone); tr.Receipt(other, nil) }()
+	time.Sleep(200 * time.Millisecond)
+
+	start := time.Now()
+	u := tr.Usage(p)
+	took := time.Since(start)
+	if took > time.Second {
+		t.Errorf("Usage of the two-turn page, body open, took %v (train-ai=%v)", took.Round(time.Millisecond), u.Pref("train-ai"))
+	}
+	if u.Pref("train-ai") == PrefNo {
+		t.Errorf("train-ai=n for the two-turn page, whose tdmrep.json says 0")
+	}
+	io.Copy(io.Discard, p.Body)
+	p.Body.Close()
+	<-otherDone
+
+	time.Sleep(1100 * time.Millisecond)
+	later, err := hc.Get("http://a.test:8080/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, later.Body)
+	later.Body.Close()
+	if rc := tr.Receipt(later, nil); rc.Usage.Pref("train-ai") == PrefNo {
+		t.Errorf("a later page of a.test:8080, nothing in flight, still train-ai=n: %+v", rc.Signals)
+	}
+}
