@@ -308,12 +308,12 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 // Transport.RoundTrip's recheck).
 type checkedSinceKey struct{}
 
-// fetchedSince reports whether e's copy was fetched (not a failed
-// attempt, which a last good copy may stand in for) after the stamp
-// ctx's check names, if any.
+// fetchedSince reports whether e's copy was fetched after the stamp
+// ctx's check names, if any: a failed attempt, answered by a last good
+// copy or a policy's outcome, is tried again past its back-off.
 func fetchedSince(ctx context.Context, e *entry) bool {
 	since, ok := ctx.Value(checkedSinceKey{}).(stamp)
-	return ok && e.fetched > since
+	return ok && e.failures == 0 && e.fetched > since
 }
 
 // fillContext returns a context with ctx's values for a fetch made after
@@ -504,14 +504,14 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 	// A hop shares only hops' fills: a crawler's own fill may wait for
 	// another process's lease past the hop's fetch (see fill). A fill for
 	// a page's Receipt or Usage, which may go where the page holds the
-	// turn (see twinLease), shares only such fills of the same two sites:
-	// another's would wait for that turn.
+	// turn (see twinLease), shares only those of the same page, while it
+	// is in flight: another's would wait for that turn.
 	shared := k.authority
 	if hop {
 		shared = "hop " + k.authority
 	}
-	if twin, _ := ctx.Value(twinKey{}).(*twinLease); twin != nil {
-		shared = "twin " + twin.sites[0] + " " + twin.sites[1] + " " + shared
+	if twin := ctx.Value(twinKey{}); twin != nil {
+		shared = fmt.Sprintf("twin %p %s", twin, shared)
 	}
 	var hf *hopFailure
 	for {

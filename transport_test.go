@@ -3441,3 +3441,142 @@ func TestTwinLeaseUsageWaitsForNoStoreLease(t *testing.T) {
 		t.Errorf("a later page of a.test:8080, nothing in flight, still train-ai=n: %+v", rc.Signals)
 	}
 }
+
+// TestTransportRecheckAsksAgainPastAFailuresBackoff (review125):
+// WithErrorPolicy reads a robots.txt the server hangs up on as allow-all,
+// a failure asked again on the back-off (1 s here). /p2 waits behind
+// /p1, whose body is open for 4 s. robots.txt fails for /p1's check and
+// for /p2's first recheck, then the site serves Disallow: /. Past the
+// failure's back-off, a recheck asks robots.txt again: the failure, met
+// after /p2 began, was taken for a copy fetched since, and /p2 was sent
+// under the outage's allow-all.
+func TestTransportRecheckAsksAgainPastAFailuresBackoff(t *testing.T) {
+	checkLeaks(t)
+	var robotsFetches atomic.Int32
+	var p2At atomic.Int64
+	var disallowedAt atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			if robotsFetches.Add(1) <= 2 { // an outage: the server hangs up
+				conn, _, _ := w.(http.Hijacker).Hijack()
+				conn.Close()
+				return
+			}
+			disallowedAt.CompareAndSwap(0, time.Now().UnixNano())
+			io.WriteString(w, "User-agent: *\nDisallow: /\n")
+		case "/p2":
+			p2At.Store(time.Now().UnixNano())
+			io.WriteString(w, "page")
+		default:
+			io.WriteString(w, "page")
+		}
+	}))
+	defer srv.Close()
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}}
+	defer next.CloseIdleConnections()
+	allowAll := func(error) Outcome { return OutcomeAllowAll }
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithErrorPolicy(allowAll), WithBackoff(time.Second, time.Second)},
+		WithDefaultInterval(time.Second), WithMaxWait(15*time.Second))
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+
+	p1, err := hc.Get("http://a.test/p1") // robots.txt fails: allow-all for 1 s
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1Closed := make(chan struct{})
+	defer func() { <-p1Closed }()
+	go func() { // a.test's turn, held for 4 s
+		defer close(p1Closed)
+		time.Sleep(4 * time.Second)
+		io.Copy(io.Discard, p1.Body)
+		p1.Body.Close()
+	}()
+	time.Sleep(100 * time.Millisecond)
+	resp, err := hc.Get("http://a.test/p2")
+	if err == nil {
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	var dis *DisallowedError
+	if !errors.As(err, &dis) {
+		late := "robots.txt never disallowed it"
+		if at := disallowedAt.Load(); at != 0 {
+			late = time.Duration(p2At.Load()-at).Round(time.Millisecond).String() + " after robots.txt first disallowed it"
+		}
+		t.Errorf("/p2 sent (err %v) %s; robots.txt fetched %d times in all", err, late, robotsFetches.Load())
+		if err == nil {
+			if rc := tr.Receipt(resp, nil); rc.Robots != nil {
+				t.Logf("its receipt's robots.txt: outcome %v, status %d, fetched %v before /p2 was sent",
+					rc.Robots.Outcome, rc.Robots.Status, time.Unix(0, p2At.Load()).Sub(rc.Robots.FetchedAt).Round(time.Millisecond))
+			}
+		}
+	}
+}
+
+// slowFirstTwinSites is twinSites (Crawl-delay 1 s, a.test:8080's
+// tdmrep.json redirected to a.test's) whose first answer of
+// a.test:8080's tdmrep.json takes 1.5 s.
+type slowFirstTwinSites struct {
+	twinSites
+	first atomic.Bool
+}
+
+func (s *slowFirstTwinSites) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/.well-known/tdmrep.json" && r.Host == "a.test:8080" && s.first.CompareAndSwap(false, true) {
+		time.Sleep(1500 * time.Millisecond)
+	}
+	s.twinSites.ServeHTTP(w, r)
+}
+
+// TestTwinLeaseUsageJoinsNoEndedLeasesFill (review125): P1, in the turns
+// of a.test and a.test:8080, asks its Receipt while its body is open,
+// and closes the body meanwhile; a.test:8080's tdmrep.json is slow to
+// answer. P2, the next page in the same two turns, asks its Usage, body
+// open: it joined P1's fill (shared by pair of sites), whose hop to
+// a.test, P1's lease ended, waited for the turn P2 holds until the fetch
+// timeout, and P2 read train-ai=n, kept for later pages.
+func TestTwinLeaseUsageJoinsNoEndedLeasesFill(t *testing.T) {
+	checkLeaks(t)
+	sites := &slowFirstTwinSites{}
+	c, tr := NewClientTransport(portTwins(t, sites), []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(3 * time.Second)})
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+
+	p1 := twoTurns(t, hc)
+	p1Done := make(chan struct{})
+	go func() { defer close(p1Done); tr.Receipt(p1, nil) }() // lease live: P1's fill begins
+	time.Sleep(100 * time.Millisecond)
+	io.Copy(io.Discard, p1.Body)
+	p1.Body.Close() // P1's turns, and its lease, end
+
+	p2 := twoTurns(t, hc) // both turns again, a Crawl-delay later; body open
+	defer p2.Body.Close()
+	start := time.Now()
+	u := tr.Usage(p2)
+	took := time.Since(start)
+	if took > time.Second {
+		t.Errorf("Usage of the two-turn page P2, body open, took %v: it joined P1's fill, whose hop waited for P2's own turn", took.Round(time.Millisecond))
+	}
+	if u.Pref("train-ai") == PrefNo {
+		t.Errorf("train-ai=n for P2, whose tdmrep.json says 0: signals %+v", tr.Receipt(p2, nil).Signals)
+	}
+	io.Copy(io.Discard, p2.Body)
+	p2.Body.Close()
+	<-p1Done
+
+	time.Sleep(1100 * time.Millisecond)
+	later, err := hc.Get("http://a.test:8080/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, later.Body)
+	later.Body.Close()
+	if rc := tr.Receipt(later, nil); rc.Usage.Pref("train-ai") == PrefNo {
+		t.Errorf("a later page of a.test:8080, nothing in flight, still train-ai=n: %+v", rc.Signals)
+	}
+}
