@@ -3109,51 +3109,59 @@ func TestTwinLeaseSparesOnlyItsRequestsReceipt(t *testing.T) {
 // a.test's turn, which P holds. P's Usage joined that fill, keyed by
 // authority only, and so waited for its own page's turn until the fetch
 // timeout, and read the file as unreachable (train-ai=n), for later
-// pages too.
+// pages too. With a Store that leases (review124), P's Usage, in a fill
+// of its own, waited so for the Store lease the other page's fill held.
 func TestTwinLeaseUsageJoinsNoOtherFill(t *testing.T) {
-	checkLeaks(t)
-	sites := &twinSites{}
-	c, tr := NewClientTransport(portTwins(t, sites), []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(3 * time.Second)})
-	defer c.Close()
-	hc := &http.Client{Transport: tr}
-	other, err := hc.Get("http://a.test:8080/z") // a.test:8080's turn alone
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, other.Body)
-	other.Body.Close()
-	time.Sleep(1100 * time.Millisecond) // a.test:8080's Crawl-delay
+	for _, store := range []bool{false, true} {
+		t.Run(fmt.Sprintf("store=%v", store), func(t *testing.T) {
+			checkLeaks(t)
+			opts := []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(3 * time.Second)}
+			if store { // one that leases, as redisstore does
+				opts = append(opts, WithStore(newMemStore()))
+			}
+			c, tr := NewClientTransport(portTwins(t, &twinSites{}), opts)
+			defer c.Close()
+			hc := &http.Client{Transport: tr}
+			other, err := hc.Get("http://a.test:8080/z") // a.test:8080's turn alone
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, other.Body)
+			other.Body.Close()
+			time.Sleep(1100 * time.Millisecond) // a.test:8080's Crawl-delay
 
-	p := twoTurns(t, hc) // both turns, body open
-	defer p.Body.Close()
-	otherDone := make(chan struct{})
-	go func() { defer close(otherDone); tr.Receipt(other, nil) }() // its hop to a.test waits for P's turn: right
-	time.Sleep(200 * time.Millisecond)
+			p := twoTurns(t, hc) // both turns, body open
+			defer p.Body.Close()
+			otherDone := make(chan struct{})
+			go func() { defer close(otherDone); tr.Receipt(other, nil) }() // its hop to a.test waits for P's turn: right
+			time.Sleep(200 * time.Millisecond)
 
-	start := time.Now()
-	u := tr.Usage(p) // P's own usage, its body still open
-	took := time.Since(start)
-	if took > time.Second {
-		t.Errorf("Usage of the two-turn page, body open, took %v: it waited for its own page's turn (train-ai=%v)", took.Round(time.Millisecond), u.Pref("train-ai"))
-	}
-	if u.Pref("train-ai") == PrefNo {
-		rc := tr.Receipt(p, nil)
-		t.Errorf("train-ai=n for the two-turn page, whose tdmrep.json says 0: signals %+v", rc.Signals)
-	}
-	io.Copy(io.Discard, p.Body)
-	p.Body.Close()
-	<-otherDone
+			start := time.Now()
+			u := tr.Usage(p) // P's own usage, its body still open
+			took := time.Since(start)
+			if took > time.Second {
+				t.Errorf("Usage of the two-turn page, body open, took %v: it waited for its own page's turn (train-ai=%v)", took.Round(time.Millisecond), u.Pref("train-ai"))
+			}
+			if u.Pref("train-ai") == PrefNo {
+				rc := tr.Receipt(p, nil)
+				t.Errorf("train-ai=n for the two-turn page, whose tdmrep.json says 0: signals %+v", rc.Signals)
+			}
+			io.Copy(io.Discard, p.Body)
+			p.Body.Close()
+			<-otherDone
 
-	// Later, nothing in flight: a fresh page of a.test:8080.
-	time.Sleep(1100 * time.Millisecond)
-	later, err := hc.Get("http://a.test:8080/w")
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, later.Body)
-	later.Body.Close()
-	if rc := tr.Receipt(later, nil); rc.Usage.Pref("train-ai") == PrefNo {
-		t.Errorf("a later page of a.test:8080, nothing in flight, still train-ai=n: %+v", rc.Signals)
+			// Later, nothing in flight: a fresh page of a.test:8080.
+			time.Sleep(1100 * time.Millisecond)
+			later, err := hc.Get("http://a.test:8080/w")
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, later.Body)
+			later.Body.Close()
+			if rc := tr.Receipt(later, nil); rc.Usage.Pref("train-ai") == PrefNo {
+				t.Errorf("a later page of a.test:8080, nothing in flight, still train-ai=n: %+v", rc.Signals)
+			}
+		})
 	}
 }
 
@@ -3389,56 +3397,6 @@ func TestTwinLeaseReceiptsFetchOnce(t *testing.T) {
 					k, n, sites.most.Load())
 			}
 		})
-	}
-}
-
-// TestTwinLeaseUsageWaitsForNoStoreLease (review124):
-// TestTwinLeaseUsageJoinsNoOtherFill with a Store that leases (memStore,
-// as redisstore does): P's Usage, in a fill of its own, waited for the
-// Store lease the other page's fill held, whose hop waited for P's turn.
-func TestTwinLeaseUsageWaitsForNoStoreLease(t *testing.T) {
-	checkLeaks(t)
-	sites := &twinSites{}
-	c, tr := NewClientTransport(portTwins(t, sites), []Option{WithUserAgent(testUA), WithTDMRep(),
-		WithFetchTimeout(3 * time.Second), WithStore(newMemStore())})
-	defer c.Close()
-	hc := &http.Client{Transport: tr}
-	other, err := hc.Get("http://a.test:8080/z")
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, other.Body)
-	other.Body.Close()
-	time.Sleep(1100 * time.Millisecond)
-
-	p := twoTurns(t, hc)
-	defer p.Body.Close()
-	otherDone := make(chan struct{})
-	go func() { defer close(otherDone); tr.Receipt(other, nil) }()
-	time.Sleep(200 * time.Millisecond)
-
-	start := time.Now()
-	u := tr.Usage(p)
-	took := time.Since(start)
-	if took > time.Second {
-		t.Errorf("Usage of the two-turn page, body open, took %v (train-ai=%v)", took.Round(time.Millisecond), u.Pref("train-ai"))
-	}
-	if u.Pref("train-ai") == PrefNo {
-		t.Errorf("train-ai=n for the two-turn page, whose tdmrep.json says 0")
-	}
-	io.Copy(io.Discard, p.Body)
-	p.Body.Close()
-	<-otherDone
-
-	time.Sleep(1100 * time.Millisecond)
-	later, err := hc.Get("http://a.test:8080/w")
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, later.Body)
-	later.Body.Close()
-	if rc := tr.Receipt(later, nil); rc.Usage.Pref("train-ai") == PrefNo {
-		t.Errorf("a later page of a.test:8080, nothing in flight, still train-ai=n: %+v", rc.Signals)
 	}
 }
 

@@ -122,6 +122,31 @@ func (h stallingHandler) Handle(_ context.Context, r slog.Record) error {
 	return nil
 }
 
+// callsReturnWithin checks that a Get and a Take of s given 100 ms each,
+// at once, return within limit.
+func callsReturnWithin(t *testing.T, s *Store, limit time.Duration) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for name, call := range map[string]func(ctx context.Context) error{
+		"Get": func(ctx context.Context) error { _, err := s.Get(ctx, "https://other.example:443"); return err },
+		"Take": func(ctx context.Context) error {
+			_, _, err := s.Take(ctx, "https://other.example:443", time.Second)
+			return err
+		},
+	} {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			err := call(ctx)
+			if took := time.Since(start); took > limit {
+				t.Errorf("%s given 100 ms returned after %v (%v): it waited for the log", name, took.Round(time.Millisecond), err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // TestStalledLogHoldsUpNoCall: while the line of a breaker that opened is
 // being written to a log that does not take it, calls to Redis go on
 // within their deadlines: the breaker logged holding its lock, which
@@ -139,25 +164,7 @@ func TestStalledLogHoldsUpNoCall(t *testing.T) {
 	<-h.entered // the breaker opened; its line is being written
 	const stall = 2 * time.Second
 	let := time.AfterFunc(stall, func() { close(h.release) })
-	var wg sync.WaitGroup
-	for name, call := range map[string]func(ctx context.Context) error{
-		"Get": func(ctx context.Context) error { _, err := s.Get(ctx, "https://other.example:443"); return err },
-		"Take": func(ctx context.Context) error {
-			_, _, err := s.Take(ctx, "https://other.example:443", time.Second)
-			return err
-		},
-	} {
-		wg.Go(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-			defer cancel()
-			start := time.Now()
-			err := call(ctx)
-			if took := time.Since(start); took > stall/2 {
-				t.Errorf("%s given 100 ms returned after %v (%v): it waited for the log", name, took.Round(time.Millisecond), err)
-			}
-		})
-	}
-	wg.Wait()
+	callsReturnWithin(t, s, stall/2)
 	if let.Stop() {
 		close(h.release)
 	}
@@ -197,25 +204,7 @@ func TestStalledLogHoldsUpNoCallWhenRedisReturns(t *testing.T) {
 		probe <- time.Since(start)
 	}()
 	time.Sleep(100 * time.Millisecond)
-	var wg sync.WaitGroup
-	for name, call := range map[string]func(ctx context.Context) error{
-		"Get": func(ctx context.Context) error { _, err := s.Get(ctx, "https://other.example:443"); return err },
-		"Take": func(ctx context.Context) error {
-			_, _, err := s.Take(ctx, "https://other.example:443", time.Second)
-			return err
-		},
-	} {
-		wg.Go(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-			defer cancel()
-			start := time.Now()
-			err := call(ctx)
-			if took := time.Since(start); took > time.Second {
-				t.Errorf("%s given 100 ms returned after %v (%v): it waited for the stalled log", name, took.Round(time.Millisecond), err)
-			}
-		})
-	}
-	wg.Wait()
+	callsReturnWithin(t, s, time.Second)
 	if took := <-probe; took > time.Second {
 		t.Errorf("the probe given 500 ms returned after %v", took.Round(time.Millisecond))
 	}
