@@ -156,8 +156,9 @@ const maxLicenses = 16
 //     reservation (1) from any is train-ai=n, with TDMPolicy the
 //     tdm-policy of the most specific technique giving one (the META's
 //     over the header's over the file's), with a reservation or alone,
-//     not beside a 0; 0 is listed as [PrefUnknown] and lifts no reservation of
-//     another; any other value is no value. A tdmrep.json that is
+//     or beside a 0 when no other technique gives one (a value absent
+//     resets none); 0 is listed as [PrefUnknown] and lifts no
+//     reservation of another; any other value is no value. A tdmrep.json that is
 //     empty, or markup such as an HTML page (a site's page for every
 //     path it lacks), is no file.
 //
@@ -305,8 +306,9 @@ func (u Usage) filter(keep func(label, value string) bool) Usage {
 // (1) from any is train-ai=n, which a 0 from another does not lift. It
 // returns, when one reserves, the policy of the most specific technique
 // that gives one (META, header, file), beside a reservation of its own
-// or none, as the report has a page's values replace its site's; else
-// "": the report asks agents not to process one beside a 0.
+// or none, as the report has a page's values replace its site's, or the
+// one given beside a 0 when no other is, which a value absent does not
+// reset; else "": the report asks agents not to process one beside a 0.
 func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
 	if fileErr != nil {
 		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
@@ -323,9 +325,11 @@ func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Head
 		set: tags.Reservation != "", reserved: tags.Reservation == "1"}}
 	reserved := false
 	for _, s := range says {
-		if s.policy != "" && (!s.set || s.reserved) {
+		if s.policy != "" && (!s.set || s.reserved || policy == "") {
 			// A technique's policy replaces a broader one's, unless given
-			// beside its own 0.
+			// beside its own 0; given so, it stands while none other is,
+			// for a narrower technique that reserves without one (TDMRep:
+			// the absence of a value does not reset it).
 			policy = s.policy
 		}
 		if !s.set {

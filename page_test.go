@@ -183,7 +183,7 @@ func TestReceiptSources(t *testing.T) {
 		{name: "tdm-meta reserves what the header does not", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "0", "Tdm-Policy", "https://example.com/h"},
 			body:  `<head><meta name="tdm-reservation" content="1"></head>`,
 			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation", "tdm-meta train-ai n tdm-reservation"},
-			meta: true}, // the header's policy, given beside a 0, is not processed
+			meta: true, policy: "https://example.com/h"}, // the header's policy, given beside a 0, stands: the META gives none (consent80)
 		{name: "a page's tdm-policy replaces the header's", robots: open,
 			headers: []string{"Content-Type", html, "Tdm-Reservation", "1", "Tdm-Policy", "https://example.com/site"},
 			body:    `<head><meta name="tdm-policy" content="https://example.com/page"></head>`,
@@ -1581,8 +1581,14 @@ func TestTDMOf(t *testing.T) {
 		{name: "the most specific policy", file: file, path: "/reserved/x", meta: meta.TDM{Reservation: "1", Policy: "https://example.com/m"},
 			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1", "tdm-meta train-ai n tdm-reservation"},
 			policy: "https://example.com/m"},
-		{name: "a policy beside a 0 is not reported", path: "/x", header: []string{"0", "https://example.com/h"}, meta: meta.TDM{Reservation: "1"},
-			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation", "tdm-meta train-ai n tdm-reservation"}},
+		// TDMRep: a value absent does not reset one given (consent80).
+		{name: "a policy beside a 0 stands for a reservation without one", path: "/x", header: []string{"0", "https://example.com/h"}, meta: meta.TDM{Reservation: "1"},
+			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation", "tdm-meta train-ai n tdm-reservation"},
+			policy: "https://example.com/h"},
+		{name: "a policy beside a 0 yields to one beside a 1", file: file, path: "/open/a.jpg", header: []string{"1", "https://example.com/h"},
+			meta:  meta.TDM{Reservation: "0", Policy: "https://example.com/m"},
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai unknown entry 2", "tdm-header train-ai n tdm-reservation",
+				"tdm-meta train-ai unknown tdm-reservation"}, policy: "https://example.com/h"},
 		{name: "a policy without a reservation is not reported", path: "/x", header: []string{"", "https://example.com/h"},
 			usage: "", signals: []string{}},
 		{name: "unreachable: train-ai=n", err: unreachable, path: "/x",
