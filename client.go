@@ -682,14 +682,19 @@ func (c *Client) enter() bool {
 // hold a slot its load waited for.
 func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held *atomic.Bool) (*entry, error) {
 	parent, hop := c.base, chainOf(ctx) != nil
-	if twin := ctx.Value(twinKey{}); twin != nil {
+	twin := ctx.Value(twinKey{})
+	if twin != nil {
 		parent = context.WithValue(parent, twinKey{}, twin)
 	}
-	if hop {
+	switch {
+	case hop:
 		parent = ctx
-	} else if held != nil && held.CompareAndSwap(true, false) {
+	case twin != nil:
+		// No slot, as a hop's: the fills holding them may all be waiting
+		// for the turn the page holds (see twinLease). One a page.
+	case held != nil && held.CompareAndSwap(true, false):
 		defer c.freeSlot()
-	} else {
+	default:
 		select {
 		case c.slots <- struct{}{}:
 			defer c.freeSlot()

@@ -241,7 +241,9 @@ func WithMaxRedirects(n int) Option {
 // freshness cap ago (see [WithMaxFreshness]) answers it at once, marked
 // Stale in its [Decision], as does a failure still in memory (which
 // defers), as they answer a check that gives up waiting for its fetch. A
-// redirect hop's fetch runs within its fetch's turn. It panics if n < 1.
+// redirect hop's fetch runs within its fetch's turn, and the fetches of a
+// page's [Transport.Receipt] or [Transport.Usage] while it holds two
+// sites' turns (see [Transport]) within none. It panics if n < 1.
 func WithMaxFetches(n int) Option {
 	inRange(n >= 1, "WithMaxFetches", n)
 	return func(c *config) { c.maxFetches = n }

@@ -3110,15 +3110,20 @@ func TestTwinLeaseSparesOnlyItsRequestsReceipt(t *testing.T) {
 // authority only, and so waited for its own page's turn until the fetch
 // timeout, and read the file as unreachable (train-ai=n), for later
 // pages too. With a Store that leases (review124), P's Usage, in a fill
-// of its own, waited so for the Store lease the other page's fill held.
+// of its own, waited so for the Store lease the other page's fill held;
+// with one fetch slot (review126), for the slot that fill held.
 func TestTwinLeaseUsageJoinsNoOtherFill(t *testing.T) {
-	for _, store := range []bool{false, true} {
-		t.Run(fmt.Sprintf("store=%v", store), func(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []Option
+	}{
+		{"alone", nil},
+		{"store", []Option{WithStore(newMemStore())}}, // one that leases, as redisstore does
+		{"one-slot", []Option{WithMaxFetches(1)}},     // which the other fill holds
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			checkLeaks(t)
-			opts := []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(3 * time.Second)}
-			if store { // one that leases, as redisstore does
-				opts = append(opts, WithStore(newMemStore()))
-			}
+			opts := append([]Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(3 * time.Second)}, tc.opts...)
 			c, tr := NewClientTransport(portTwins(t, &twinSites{}), opts)
 			defer c.Close()
 			hc := &http.Client{Transport: tr}
