@@ -156,9 +156,10 @@ const maxLicenses = 16
 //     reservation (1) from any is train-ai=n, with TDMPolicy the
 //     tdm-policy of the most specific technique giving one (the META's
 //     over the header's over the file's), with a reservation or alone,
-//     or beside a 0 when no other technique gives one (a value absent
-//     resets none); 0 is listed as [PrefUnknown] and lifts no
-//     reservation of another; any other value is no value. A tdmrep.json that is
+//     or beside a 0 when a narrower technique then reserves without one
+//     and none other is given (a value absent resets none); 0 is listed
+//     as [PrefUnknown] and lifts no reservation of another; any other
+//     value is no value. A tdmrep.json that is
 //     empty, or markup such as an HTML page (a site's page for every
 //     path it lacks), is no file.
 //
@@ -306,9 +307,10 @@ func (u Usage) filter(keep func(label, value string) bool) Usage {
 // (1) from any is train-ai=n, which a 0 from another does not lift. It
 // returns, when one reserves, the policy of the most specific technique
 // that gives one (META, header, file), beside a reservation of its own
-// or none, as the report has a page's values replace its site's, or the
-// one given beside a 0 when no other is, which a value absent does not
-// reset; else "": the report asks agents not to process one beside a 0.
+// or none, as the report has a page's values replace its site's, or,
+// for a narrower one's reservation without one, the policy given beside
+// a 0 before it, which a value absent does not reset; else "": the report
+// asks agents not to process one beside a 0.
 func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
 	if fileErr != nil {
 		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
@@ -324,13 +326,19 @@ func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Head
 	says := [...]tdmSay{fileSay(f, path), header, {source: "tdm-meta", where: "tdm-reservation", policy: tags.Policy,
 		set: tags.Reservation != "", reserved: tags.Reservation == "1"}}
 	reserved := false
+	var beside0 string // the narrowest policy given beside a 0
 	for _, s := range says {
-		if s.policy != "" && (!s.set || s.reserved || policy == "") {
+		switch {
+		case s.policy != "" && (!s.set || s.reserved):
 			// A technique's policy replaces a broader one's, unless given
-			// beside its own 0; given so, it stands while none other is,
-			// for a narrower technique that reserves without one (TDMRep:
-			// the absence of a value does not reset it).
+			// beside its own 0.
 			policy = s.policy
+		case s.policy != "":
+			beside0 = s.policy
+		case s.reserved && policy == "":
+			// A narrower technique reserves without one: TDMRep's
+			// absence of a value resets none given before.
+			policy = beside0
 		}
 		if !s.set {
 			continue

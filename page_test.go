@@ -1537,7 +1537,8 @@ func TestTDMOf(t *testing.T) {
 	file, err := tdmrep.Parse([]byte(`[
 		{"location": "/reserved/", "tdm-reservation": 1, "tdm-policy": "https://example.com/file-policy"},
 		{"location": "/open/*.jpg$", "tdm-reservation": 0},
-		{"location": "/open/", "tdm-reservation": 1}
+		{"location": "/open/", "tdm-reservation": 1},
+		{"location": "/free/", "tdm-reservation": 0, "tdm-policy": "https://example.com/f"}
 	]`))
 	if err != nil {
 		t.Fatal(err)
@@ -1585,6 +1586,11 @@ func TestTDMOf(t *testing.T) {
 		{name: "a policy beside a 0 stands for a reservation without one", path: "/x", header: []string{"0", "https://example.com/h"}, meta: meta.TDM{Reservation: "1"},
 			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation", "tdm-meta train-ai n tdm-reservation"},
 			policy: "https://example.com/h"},
+		{name: "the narrowest policy beside a 0 stands", file: file, path: "/free/x", header: []string{"0", "https://example.com/h"}, meta: meta.TDM{Reservation: "1"},
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai unknown entry 4", "tdm-header train-ai unknown tdm-reservation", "tdm-meta train-ai n tdm-reservation"},
+			policy: "https://example.com/h"},
+		{name: "a policy beside the last 0 is not reported", path: "/x", header: []string{"1", ""}, meta: meta.TDM{Reservation: "0", Policy: "https://example.com/m"},
+			usage: "train-ai=n", signals: []string{"tdm-header train-ai n tdm-reservation", "tdm-meta train-ai unknown tdm-reservation"}},
 		{name: "a policy beside a 0 yields to one beside a 1", file: file, path: "/open/a.jpg", header: []string{"1", "https://example.com/h"},
 			meta:  meta.TDM{Reservation: "0", Policy: "https://example.com/m"},
 			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai unknown entry 2", "tdm-header train-ai n tdm-reservation",
