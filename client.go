@@ -736,7 +736,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 		// and the redirecting site be stored as unreachable; nor does a
 		// page's Receipt or Usage with a twinLease: the fill holding the
 		// lease may be waiting for the turn the page holds.
-		e, release, down := c.awaitLease(k, !hop && ctx.Value(twinKey{}) == nil)
+		e, release, down := c.awaitLease(k, !hop && twin == nil)
 		storeDown = down
 		if e != nil {
 			return k.doc.cache.putNewer(c.keepGood(e, prev), cur, c.cfg.now()), nil

@@ -3784,32 +3784,7 @@ func TestReceiptNoImageAICodedBody(t *testing.T) {
 // receipt must not wait for the page's own turn (WithTDMRep).
 func TestReceiptTwoTurnPageDoesNotWaitForItsTurn(t *testing.T) {
 	checkLeaks(t)
-	const file = `[{"location": "/", "tdm-reservation": 0}]`
-	var d net.Dialer
-	var l80, l8080 *httptest.Server
-	l80 = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case r.URL.Path == "/robots.txt":
-			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
-		case r.URL.Path == "/.well-known/tdmrep.json" && r.Host == "a.test:8080":
-			http.Redirect(w, r, "http://a.test/.well-known/tdmrep.json", http.StatusMovedPermanently)
-		case r.URL.Path == "/.well-known/tdmrep.json":
-			io.WriteString(w, file)
-		default:
-			io.WriteString(w, "page")
-		}
-	}))
-	l8080 = httptest.NewServer(l80.Config.Handler)
-	defer l80.Close()
-	defer l8080.Close()
-	next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-		to := l80.Listener.Addr().String()
-		if _, port, _ := net.SplitHostPort(addr); port == "8080" {
-			to = l8080.Listener.Addr().String()
-		}
-		return d.DialContext(ctx, network, to)
-	}}
-	defer next.CloseIdleConnections()
+	next := portTwins(t, &twinSites{}) // a.test:8080's tdmrep.json, redirected, reserves nothing
 	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(2 * time.Second)})
 	defer c.Close()
 	hc := &http.Client{Transport: tr}

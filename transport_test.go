@@ -1122,7 +1122,7 @@ func TestTransportRechecksAfterEveryWait(t *testing.T) {
 	checkLeaks(t)
 	var disallow atomic.Bool
 	var p2At atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
 			w.Header().Set("Cache-Control", "max-age=1")
@@ -1137,13 +1137,8 @@ func TestTransportRechecksAfterEveryWait(t *testing.T) {
 		default:
 			io.WriteString(w, "page")
 		}
-	}))
-	defer srv.Close()
-	var d net.Dialer
-	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return d.DialContext(ctx, network, srv.Listener.Addr().String())
-	}}
-	defer next.CloseIdleConnections()
+	})
+	next := portTwins(t, h)
 	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithMinFreshness(time.Second)}, WithMaxWait(10*time.Second))
 	defer c.Close()
 	hc := &http.Client{Transport: tr}
@@ -3241,7 +3236,7 @@ func TestTransportRecheckTakesNoStandInOlderThanRequest(t *testing.T) {
 	var phase atomic.Int32 // 0 allow, 1 503, 2 disallow
 	var robotsFetches atomic.Int32
 	var p2At atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
 			robotsFetches.Add(1)
@@ -3262,13 +3257,8 @@ func TestTransportRecheckTakesNoStandInOlderThanRequest(t *testing.T) {
 		default:
 			io.WriteString(w, "page")
 		}
-	}))
-	defer srv.Close()
-	var d net.Dialer
-	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return d.DialContext(ctx, network, srv.Listener.Addr().String())
-	}}
-	defer next.CloseIdleConnections()
+	})
+	next := portTwins(t, h)
 	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithMinFreshness(time.Second), WithBackoff(time.Second, time.Second)},
 		WithMaxWait(15*time.Second))
 	defer c.Close()
@@ -3428,7 +3418,7 @@ func TestTransportRecheckAsksAgainPastAFailuresBackoff(t *testing.T) {
 	var robotsFetches atomic.Int32
 	var p2At atomic.Int64
 	var disallowedAt atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
 			if robotsFetches.Add(1) <= 2 { // an outage: the server hangs up
@@ -3444,13 +3434,8 @@ func TestTransportRecheckAsksAgainPastAFailuresBackoff(t *testing.T) {
 		default:
 			io.WriteString(w, "page")
 		}
-	}))
-	defer srv.Close()
-	var d net.Dialer
-	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return d.DialContext(ctx, network, srv.Listener.Addr().String())
-	}}
-	defer next.CloseIdleConnections()
+	})
+	next := portTwins(t, h)
 	allowAll := func(error) Outcome { return OutcomeAllowAll }
 	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithErrorPolicy(allowAll), WithBackoff(time.Second, time.Second)},
 		WithDefaultInterval(time.Second), WithMaxWait(15*time.Second))

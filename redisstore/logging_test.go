@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the Store's concurrent logging.
@@ -122,6 +124,28 @@ func (h stallingHandler) Handle(_ context.Context, r slog.Record) error {
 	return nil
 }
 
+// stalledOutage returns a Store whose Redis, srv, is gone and whose
+// breaker has opened, its "redis unavailable" line stuck in a log that
+// takes it only after stall (or at the test's end).
+func stalledOutage(t *testing.T, stall time.Duration) (*Store, *redistest.Server) {
+	h := stallingHandler{entered: make(chan struct{}), release: make(chan struct{})}
+	s, _, srv := newStore(t, WithLogger(slog.New(h)))
+	srv.Kill()
+	go func() {
+		for range tripAfter {
+			_, _ = s.Get(context.Background(), authority)
+		}
+	}()
+	<-h.entered
+	let := time.AfterFunc(stall, func() { close(h.release) })
+	t.Cleanup(func() {
+		if let.Stop() {
+			close(h.release)
+		}
+	})
+	return s, srv
+}
+
 // callsReturnWithin checks that a Get and a Take of s given 100 ms each,
 // at once, return within limit.
 func callsReturnWithin(t *testing.T, s *Store, limit time.Duration) {
@@ -153,21 +177,9 @@ func callsReturnWithin(t *testing.T, s *Store, limit time.Duration) {
 // every call takes, and a Get and a Take given 100 ms each returned when
 // the log let go, 3 s later.
 func TestStalledLogHoldsUpNoCall(t *testing.T) {
-	h := stallingHandler{entered: make(chan struct{}), release: make(chan struct{})}
-	s, _, srv := newStore(t, WithLogger(slog.New(h)))
-	srv.Kill()
-	go func() {
-		for range tripAfter {
-			_, _ = s.Get(context.Background(), authority)
-		}
-	}()
-	<-h.entered // the breaker opened; its line is being written
 	const stall = 2 * time.Second
-	let := time.AfterFunc(stall, func() { close(h.release) })
+	s, _ := stalledOutage(t, stall)
 	callsReturnWithin(t, s, stall/2)
-	if let.Stop() {
-		close(h.release)
-	}
 }
 
 // TestStalledLogHoldsUpNoCallWhenRedisReturns (review123): the breaker
@@ -177,22 +189,7 @@ func TestStalledLogHoldsUpNoCall(t *testing.T) {
 // stuck one holding the breaker's lock, nor the calls after it, which
 // waited for that lock, wait for the log: they returned 2.8 s late.
 func TestStalledLogHoldsUpNoCallWhenRedisReturns(t *testing.T) {
-	h := stallingHandler{entered: make(chan struct{}), release: make(chan struct{})}
-	s, _, srv := newStore(t, WithLogger(slog.New(h)))
-	srv.Kill()
-	go func() {
-		for range tripAfter {
-			_, _ = s.Get(context.Background(), authority)
-		}
-	}()
-	<-h.entered // the breaker opened; its line is being written, for 4 s
-	const stall = 4 * time.Second
-	let := time.AfterFunc(stall, func() { close(h.release) })
-	defer func() {
-		if let.Stop() {
-			close(h.release)
-		}
-	}()
+	s, srv := stalledOutage(t, 4*time.Second)
 	srv.Restart()
 	time.Sleep(retryAfter + 100*time.Millisecond) // a probe may go
 	probe := make(chan time.Duration, 1)
