@@ -431,8 +431,8 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 		rc.Licenses = append(rc.Licenses, capText(l))
 	}
 	if d.Allowed {
-		groups, _ := r.t.AppendGroups(nil, t.c.tokens...)
-		rd.robotsTxt(r.t, d.mode, groups, pathForms(requestPath(req)))
+		groups, named := r.t.AppendGroups(nil, t.c.tokens...)
+		rd.robotsTxt(r.t, d.mode, r.t.UsageRuns(nil, groups, named, t.c.tokens...), pathForms(requestPath(req)))
 	}
 }
 
@@ -1934,15 +1934,15 @@ func weight(s Signal, run []Signal, self int) int {
 	return w + 4
 }
 
-// robotsTxt notes the signals of t, read in mode, for groups (one
-// crawler's) at paths (a URL's and its normal forms): the Content-Usage
+// robotsTxt notes the signals of t, read in mode, of runs (those that
+// speak for one crawler, see parse.Table.UsageRuns) at paths (a URL's and its normal forms): the Content-Usage
 // rules that decide for any of them, then the Content-Signal records that
 // apply, each in line order, without combining their preferences. A
 // rule's yes is noted unless the forms' agreement, as servedUsage counts
 // it, leaves its label without a preference: a yes that one form lacks
 // counts for none.
-func (rd *reading) robotsTxt(t *parse.Table, mode Mode, groups []int, paths []string) {
-	agreed, rules, cut := formsUsage(nil, t, mode, groups, paths[0], paths[1:])
+func (rd *reading) robotsTxt(t *parse.Table, mode Mode, runs []int, paths []string) {
+	agreed, rules, cut := formsUsage(nil, t, mode, runs, paths[0], paths[1:])
 	if cut {
 		rd.state("robots.txt", "unreadable", "the forms servers may serve the path as cost past the bound to check against its Content-Usage rules", noTraining)
 	}
@@ -1958,12 +1958,8 @@ func (rd *reading) robotsTxt(t *parse.Table, mode Mode, groups []int, paths []st
 		})
 		rd.list("robots.txt", lineOf(r.Line), r.Statement, counted)
 	}
-	records := append(t.FileExtensions(), t.Extensions(groups)...)
-	slices.SortFunc(records, func(a, b parse.Record) int { return cmp.Compare(a.Line, b.Line) })
-	for _, r := range records {
-		if r.Key == "content-signal" {
-			rd.list("content-signal", lineOf(r.Line), r.Value, parseContentSignal(r.Value))
-		}
+	for _, r := range signals(t, runs) {
+		rd.list("content-signal", lineOf(r.Line), r.Value, parseContentSignal(r.Value))
 	}
 }
 

@@ -1066,8 +1066,37 @@ func TestReceiptListsAYesAllFormsAgreeOn(t *testing.T) {
 	}
 }
 
-// TestReceiptListsWhatUsageCounts: for random Content-Usage rules and
-// URLs a server may serve as other paths, in both modes, the robots.txt
+// TestReceiptJoinedGroupNotItsStatements: a crawler whose user-agent line
+// joins the group of another crawler's Content-Usage rule and
+// Content-Signal record obeys that group's disallow, but the statements
+// speak only for the crawler named above them: its receipt, its Usage and
+// the Client's Decision list none of them (consent80: GPTBot's yes
+// reached ExampleBot, citing line 2).
+func TestReceiptJoinedGroupNotItsStatements(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: GPTBot\nContent-Usage: train-ai=y\nContent-Signal: search=yes\n\n"+
+		"User-agent: ExampleBot\nDisallow: /private/\n")
+	c, tr, hc := newTestTransport(t)
+	resp, body := fetchPage(t, hc, s.URL+"/page")
+	r := tr.Receipt(resp, body)
+	if r.Usage != (Usage{}) || len(r.Signals) != 0 {
+		t.Errorf("receipt usage %q, signals %q; want none", r.Usage, sigs(r.Signals))
+	}
+	if u := tr.Usage(resp); u != (Usage{}) {
+		t.Errorf("Transport.Usage %q, want none", u)
+	}
+	d, err := c.Check(t.Context(), s.URL+"/page")
+	if err != nil || d.Usage != (Usage{}) {
+		t.Errorf("Check: usage %q, %v; want none", d.Usage, err)
+	}
+	if ok, err := c.Allowed(t.Context(), s.URL+"/private/x"); ok || err != nil {
+		t.Errorf("/private/x allowed %v, %v; want disallowed by the group it joins", ok, err)
+	}
+}
+
+// TestReceiptListsWhatUsageCounts: for random Content-Usage rules, some
+// for other crawlers, and URLs a server may serve as other paths, in both
+// modes, the robots.txt
 // signals a receipt lists combine to what Decision.Usage counts
 // (servedUsage): none is listed that the answer does not hold.
 func TestReceiptListsWhatUsageCounts(t *testing.T) {
@@ -1080,13 +1109,16 @@ func TestReceiptListsWhatUsageCounts(t *testing.T) {
 		for range 3000 {
 			text := "User-agent: *\n"
 			for range 1 + rng.IntN(4) {
+				if rng.IntN(3) == 0 { // a run of user-agent lines that joins the group
+					text += "User-agent: " + pick([]string{"*", "examplebot", "OtherBot"}) + "\n"
+				}
 				text += "Content-Usage: " + pick(patterns) + " " + pick(statements) + "\n"
 			}
 			r, path := ParseMode([]byte(text), mode), pick(paths)
 			want := servedUsage(r.agentRules("examplebot"), path)
-			groups, _ := r.t.AppendGroups(nil, "examplebot")
+			groups, named := r.t.AppendGroups(nil, "examplebot")
 			rd := reading{record: true}
-			rd.robotsTxt(r.t, mode, groups, pathForms(path))
+			rd.robotsTxt(r.t, mode, r.t.UsageRuns(nil, groups, named, "examplebot"), pathForms(path))
 			var got Usage
 			for _, s := range rd.signals {
 				got = got.combine(Usage{s.Label + "=" + s.Pref.String()})

@@ -54,11 +54,13 @@ type Robots struct {
 	first atomic.Pointer[resolved]
 }
 
-// resolved is what applies to one crawler: its groups and the
-// preferences of its Content-Signal records.
+// resolved is what applies to one crawler: its groups, the runs of
+// theirs whose Content-Usage rules and Content-Signal records speak for
+// it, and the preferences of those records.
 type resolved struct {
 	agent  string
 	groups []int
+	runs   []int
 	signal Usage
 }
 
@@ -101,10 +103,11 @@ func (r *Robots) Check(agent, url string) Decision {
 	if !d.Allowed {
 		return d
 	}
-	if r.t.HasUsage(groups) {
-		d.Usage = stated(r.t, r.mode, groups, path)
+	runs, signal := r.usage(agent, groups)
+	if r.t.HasUsage(runs) {
+		d.Usage = stated(r.t, r.mode, runs, path)
 	}
-	d.Usage = d.Usage.combine(r.signal(agent, groups))
+	d.Usage = d.Usage.combine(signal)
 	return d
 }
 
@@ -115,20 +118,24 @@ func (r *Robots) groups(agent string) []int {
 	if f != nil && f.agent == agent {
 		return f.groups
 	}
-	groups, _ := r.t.GroupsOf(agent)
+	groups, named := r.t.GroupsOf(agent)
 	if f == nil {
-		r.first.CompareAndSwap(nil, &resolved{agent: strings.Clone(agent), groups: groups, signal: signalOf(r.t, groups)})
+		runs := r.t.UsageRuns(nil, groups, named, agent)
+		r.first.CompareAndSwap(nil, &resolved{agent: strings.Clone(agent), groups: groups, runs: runs, signal: signalOf(r.t, runs)})
 	}
 	return groups
 }
 
-// signal returns the preferences of the Content-Signal records of
-// agent's groups, remembered for the first crawler checked.
-func (r *Robots) signal(agent string, groups []int) Usage {
+// usage returns the runs of groups, agent's, that speak for agent (see
+// parse.Table.UsageRuns) and the preferences of their Content-Signal
+// records, remembered for the first crawler checked.
+func (r *Robots) usage(agent string, groups []int) ([]int, Usage) {
 	if f := r.first.Load(); f != nil && f.agent == agent {
-		return f.signal
+		return f.runs, f.signal
 	}
-	return signalOf(r.t, groups)
+	_, named := r.t.GroupsOf(agent)
+	runs := r.t.UsageRuns(nil, groups, named, agent)
+	return runs, signalOf(r.t, runs)
 }
 
 // rulesPath returns path as the rules of mode compare it, and whether
@@ -168,9 +175,13 @@ func decideWork(t *parse.Table, mode Mode, groups []int, path string) (bool, Rul
 // says n, else y if any says y, else unknown. [Transport.Receipt] says
 // which lines state them. For a URL Allowed refuses it is the zero Usage.
 //
-// Content-Usage rules belong to groups, and merge, as Allow and Disallow
-// do, though they do not end a group's user-agent lines (see
-// [github.com/robotsgate/robotstxt/parser.UsageRule]). The rule whose
+// A Content-Usage rule speaks for the user-agent lines before it, up to
+// the last rule of any kind (Allow, Disallow, Content-Usage,
+// Content-Signal), as RFC 9309 groups lines: not for those after it, even
+// when they join its group because no Allow or Disallow came between (see
+// [github.com/robotsgate/robotstxt/parser.Group.AgentsFor]). The rules
+// that speak for a crawler merge, as Allow and Disallow do: those naming
+// it, or when no group names it, those of "*". The rule whose
 // path matches url with the greatest length decides, matched as a rule's
 // pattern is ('*', a final '$'), though an index.html path does not
 // widen to its directory as an Allow does; a rule without a path matches
@@ -184,21 +195,23 @@ func decideWork(t *parse.Table, mode Mode, groups []int, path string) (bool, Rul
 // name; yes is y and no is n. Of a malformed pair, such as
 // "/blog/ ai-train=no" or "search=yes; ai-train=no", only the refusals
 // are read (ai-train=no), never a yes; so of every pair of a record that
-// starts with a path other than "/", and of the pairs after it. A record belongs to the group it
-// stands in, even past blank lines; one before the first user-agent line
-// applies to every crawler. The records that apply cover every URL the
+// // starts with a path other than "/", and of the pairs after it. A record
+// speaks for the user-agent lines a Content-Usage rule in its place
+// would, even past blank lines; one before the first user-agent line
+// speaks for every crawler. The records that apply cover every URL the
 // crawler may fetch.
 func (r *Robots) Usage(agent, url string) Usage {
 	groups := r.groups(agent)
-	return usageOf(r.t, r.mode, groups, match.Path(url), r.signal(agent, groups))
+	runs, signal := r.usage(agent, groups)
+	return usageOf(r.t, r.mode, groups, runs, match.Path(url), signal)
 }
 
 // agentRules returns the rules that a crawler known by the given product
 // tokens obeys, copied out of the file.
 func (r *Robots) agentRules(agents ...string) *agentRules {
-	t, groups := r.t.SelectFor(agents...)
+	t, runs := r.t.SelectFor(agents...)
 	a := &agentRules{t: t, mode: r.mode}
-	if u := signalOf(r.t, groups); u != (Usage{}) {
+	if u := signalOf(r.t, runs); u != (Usage{}) {
 		a.signal = &u
 	}
 	return a

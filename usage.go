@@ -124,12 +124,12 @@ func (u Usage) agree(v Usage) Usage { return Usage{usage.Agree(u.members, v.memb
 // (see Transport.Receipt).
 var noTraining = Usage{"train-ai=n"}
 
-// usageOf returns the preferences that the Content-Usage rules of groups in
+// usageOf returns the preferences that the Content-Usage rules of runs in
 // t, read in mode, state for path, combined with signal, those of the
-// Content-Signal records that apply, when the rules allow path; the zero
-// Usage otherwise (see Robots.Usage).
-func usageOf(t *parse.Table, mode Mode, groups []int, path string, signal Usage) Usage {
-	rules := t.HasUsage(groups)
+// Content-Signal records that apply, when the rules of groups allow path;
+// the zero Usage otherwise (see Robots.Usage).
+func usageOf(t *parse.Table, mode Mode, groups, runs []int, path string, signal Usage) Usage {
+	rules := t.HasUsage(runs)
 	if !rules && signal == (Usage{}) {
 		return Usage{}
 	}
@@ -137,26 +137,26 @@ func usageOf(t *parse.Table, mode Mode, groups []int, path string, signal Usage)
 		return Usage{}
 	}
 	if rules {
-		signal = stated(t, mode, groups, path).combine(signal)
+		signal = stated(t, mode, runs, path).combine(signal)
 	}
 	return signal
 }
 
-// stated returns the preferences of the Content-Usage rules of groups in
-// t, read in mode, that decide for path, combined, whether or not the
-// rules allow path.
-func stated(t *parse.Table, mode Mode, groups []int, path string) Usage {
+// stated returns the preferences of the Content-Usage rules of runs in t
+// (see parse.Table.UsageRuns), read in mode, that decide for path,
+// combined, whether or not the rules allow path.
+func stated(t *parse.Table, mode Mode, runs []int, path string) Usage {
 	path, _ = rulesPath(mode, path)
 	var buf [4]parse.UsageRule
-	return combined(t.DecideUsage(buf[:0], groups, path))
+	return combined(t.DecideUsage(buf[:0], runs, path))
 }
 
-// formsUsage appends to dst the Content-Usage rules of groups in t, read
+// formsUsage appends to dst the Content-Usage rules of runs in t, read
 // in mode, that decide for path and for each of forms, its normal forms,
 // and returns the preferences they agree on (see Usage.agree). Past
 // maxCheckWork, as for servedCheck, the forms left are not read and
 // train-ai=n stands for them, failing closed, which cut reports.
-func formsUsage(dst []parse.UsageRule, t *parse.Table, mode Mode, groups []int, path string, forms []string) (_ Usage, _ []parse.UsageRule, cut bool) {
+func formsUsage(dst []parse.UsageRule, t *parse.Table, mode Mode, runs []int, path string, forms []string) (_ Usage, _ []parse.UsageRule, cut bool) {
 	var agreed Usage
 	work := 0
 	for i := -1; i < len(forms); i++ {
@@ -170,7 +170,7 @@ func formsUsage(dst []parse.UsageRule, t *parse.Table, mode Mode, groups []int, 
 		p, _ = rulesPath(mode, p)
 		start := len(dst)
 		var tried int
-		dst, tried = t.RunUsage(dst, groups, p)
+		dst, tried = t.RunUsage(dst, runs, p)
 		work += tried * len(p)
 		if u := combined(dst[start:]); i < 0 {
 			agreed = u
@@ -191,16 +191,24 @@ func combined(rules []parse.UsageRule) Usage {
 }
 
 // signalOf returns the preferences of the Content-Signal records of t
-// that apply to groups (one crawler's), those before the first group
-// included, combined.
-func signalOf(t *parse.Table, groups []int) Usage {
+// that speak for one crawler (see signals), combined.
+func signalOf(t *parse.Table, runs []int) Usage {
 	var c usage.Combiner
-	for _, records := range [...][]parse.Record{t.FileExtensions(), t.Extensions(groups)} {
-		for _, r := range records {
-			if r.Key == "content-signal" {
-				c.Add(parseContentSignal(r.Value).members)
-			}
-		}
+	for _, r := range signals(t, runs) {
+		c.Add(parseContentSignal(r.Value).members)
 	}
 	return Usage{c.Members()}
+}
+
+// signals returns the Content-Signal records of t that speak for one
+// crawler, in file order: those before the first group and those of runs,
+// the crawler's (see parse.Table.UsageRuns).
+func signals(t *parse.Table, runs []int) []parse.Record {
+	var out []parse.Record
+	for _, r := range t.FileExtensions() {
+		if r.Key == "content-signal" {
+			out = append(out, r)
+		}
+	}
+	return append(out, t.Signals(runs)...)
 }

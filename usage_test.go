@@ -684,9 +684,15 @@ func TestRobotsUsage(t *testing.T) {
 		{name: "the * group applies to others",
 			body:  "User-agent: FooBot\nAllow: /\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: train-ai=n\n",
 			agent: "BarBot", url: "/", want: "train-ai=n"},
-		{name: "without an allow or disallow between, a user-agent line continues the group",
+		{name: "without an allow or disallow between, a user-agent line continues the group, but not its rules' statements",
 			body:  "User-agent: FooBot\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: search=n\n",
-			agent: "BarBot", url: "/", want: "train-ai=y, search=n"},
+			agent: "BarBot", url: "/", want: "search=n"},
+		{name: "nor its Content-Signal records'",
+			body:  "User-agent: FooBot\nContent-Signal: ai-train=yes\n\nUser-agent: *\nContent-Usage: search=n\n",
+			agent: "BarBot", url: "/", want: "search=n"},
+		{name: "a statement speaks for the user-agent lines above it",
+			body:  "User-agent: FooBot\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: search=n\n",
+			agent: "FooBot", url: "/", want: "train-ai=y"},
 		{name: "the longest path wins",
 			body: "User-agent: *\nContent-Usage: /a/ train-ai=n\nContent-Usage: /a/b/ train-ai=y\nContent-Usage: train-ai=n, search=n\n",
 			url:  "/a/b/c", want: "train-ai=y"},
@@ -747,6 +753,12 @@ func TestRobotsUsage(t *testing.T) {
 		{name: "a user-agent line after a Content-Usage line joins its group",
 			body:  "User-agent: FooBot\nContent-Usage: train-ai=n\nUser-agent: BarBot\nDisallow: /x\n",
 			agent: "FooBot", url: "/y", want: "train-ai=n"},
+		{name: "and its rules, not their statements (consent80: GPTBot's yes reached ExampleBot)",
+			body:  "User-agent: GPTBot\nContent-Usage: train-ai=y\nContent-Signal: search=yes\n\nUser-agent: ExampleBot\nDisallow: /private/\n",
+			agent: "ExampleBot", url: "/public", want: ""},
+		{name: "the statement's own crawler obeys the joined group's rules",
+			body:  "User-agent: GPTBot\nContent-Usage: train-ai=y\n\nUser-agent: ExampleBot\nDisallow: /private/\n",
+			agent: "GPTBot", url: "/private/x", want: ""},
 		{name: "unknown labels and values are kept",
 			body: "User-agent: *\nContent-Usage: ai=n, use=reference, train-ai=y\n",
 			url:  "/", want: "ai=n, use=reference, train-ai=y"},
@@ -844,11 +856,24 @@ func refUsage(r *Robots, agent, url string) Usage {
 	}
 	path, _ := rulesPath(r.mode, match.Path(url))
 	f := fileOf(r)
+	_, named := r.t.GroupsOf(agent)
+	// speaks reports whether the statement on line of group g speaks for
+	// agent: one of the user-agent lines it speaks for names agent, or
+	// when no group does, is "*".
+	speaks := func(g, line int) bool {
+		b, ok := f.Groups[g].Speakers[line]
+		return ok && slices.ContainsFunc(f.Groups[g].Agents[b[0]:b[1]], func(a parse.UserAgent) bool {
+			if named {
+				return a.Token != "" && strings.EqualFold(a.Token, agent)
+			}
+			return a.Global
+		})
+	}
 	var u Usage
 	best := -1
 	for _, g := range r.groups(agent) {
 		for _, ur := range f.Groups[g].Usage {
-			if ur.Path != "" && !match.Match(ur.Path, path) || len(ur.Path) < best {
+			if !speaks(g, ur.Line) || ur.Path != "" && !match.Match(ur.Path, path) || len(ur.Path) < best {
 				continue
 			}
 			if len(ur.Path) > best {
@@ -859,7 +884,11 @@ func refUsage(r *Robots, agent, url string) Usage {
 	}
 	records := f.Extensions
 	for _, g := range r.groups(agent) {
-		records = append(records, f.Groups[g].Extensions...)
+		for _, rec := range f.Groups[g].Extensions {
+			if speaks(g, rec.Line) {
+				records = append(records, rec)
+			}
+		}
 	}
 	for _, rec := range records {
 		if rec.Key == "content-signal" {

@@ -15,7 +15,8 @@ import (
 )
 
 // internal/parse holds twins of these types: Rule(r) converts them, and
-// does not compile if they drift apart; File and Group are copied.
+// does not compile if they drift apart; File, Group, Record and UsageRule
+// are copied.
 
 // A File is a parsed robots.txt body.
 type File struct {
@@ -39,7 +40,8 @@ type File struct {
 
 // A Group is one or more user-agent lines and the records that follow
 // them, up to the next user-agent line that follows an allow or disallow
-// rule.
+// rule. Its Content-Usage rules and Content-Signal records speak only for
+// some of its user-agent lines: see [UsageRule].Agents.
 type Group struct {
 	Agents     []UserAgent // the user-agent lines, in file order
 	Rules      []Rule      // the allow and disallow lines, in file order
@@ -78,15 +80,18 @@ type Record struct {
 	// been a refusal.
 	Value string
 	Line  int // 1-based line number
+	// Agents are, for a Content-Signal record of a group, the user-agent
+	// lines it speaks for, as a [UsageRule]'s; nil for any other record.
+	Agents []UserAgent
 }
 
 // A UsageRule is a Content-Usage line of a group (IETF AIPREF): a
 // statement of preference about the use of the paths it matches, such as
 // "Content-Usage: /photos/ train-ai=n". Unlike an allow or disallow rule,
-// it does not end its group's user-agent lines. A value that starts with
-// '/' has a path, up to the first blank, and the statement after the
-// blanks that follow; any other value is all statement, and the rule
-// matches every path.
+// it does not end its group's user-agent lines, but it speaks only for
+// those before it (see Agents). A value that starts with '/' has a path,
+// up to the first blank, and the statement after the blanks that follow;
+// any other value is all statement, and the rule matches every path.
 type UsageRule struct {
 	// Path is the path pattern, normalised as a [Rule]'s, or "" when the
 	// rule has none.
@@ -96,6 +101,15 @@ type UsageRule struct {
 	// (at a NUL byte or past MaxLineLength), which then states nothing.
 	Statement string
 	Line      int // 1-based line number
+	// Agents are the user-agent lines of its group the rule speaks for:
+	// the last one before it, and those before that back to a rule of
+	// any kind (allow, disallow, Content-Usage, Content-Signal), as
+	// RFC 9309 groups lines. Those after it may join its group, since
+	// only an allow or disallow rule ends one, but a statement made for
+	// one crawler is not made for the next one named. A crawler reads
+	// the rules whose Agents name it, or when no group names it, those
+	// whose Agents hold "*", as the robotstxt package does.
+	Agents []UserAgent
 }
 
 // MaxLineLength is how many bytes of a line are kept, as by Google's
@@ -128,15 +142,28 @@ func fromParse(f *parse.File) *File {
 }
 
 func fromGroup(g parse.Group) Group {
+	agents := each(g.Agents, func(a parse.UserAgent) UserAgent { return UserAgent(a) })
+	speakers := func(line int) []UserAgent {
+		b := g.Speakers[line]
+		return agents[b[0]:b[1]:b[1]]
+	}
 	return Group{
-		Agents:     each(g.Agents, func(a parse.UserAgent) UserAgent { return UserAgent(a) }),
-		Rules:      each(g.Rules, func(r parse.Rule) Rule { return Rule(r) }),
-		Extensions: each(g.Extensions, fromRecord),
-		Usage:      each(g.Usage, func(u parse.UsageRule) UsageRule { return UsageRule(u) }),
+		Agents: agents,
+		Rules:  each(g.Rules, func(r parse.Rule) Rule { return Rule(r) }),
+		Extensions: each(g.Extensions, func(r parse.Record) Record {
+			out := fromRecord(r)
+			if _, ok := g.Speakers[r.Line]; ok && r.Key == "content-signal" {
+				out.Agents = speakers(r.Line)
+			}
+			return out
+		}),
+		Usage: each(g.Usage, func(u parse.UsageRule) UsageRule {
+			return UsageRule{Path: u.Path, Statement: u.Statement, Line: u.Line, Agents: speakers(u.Line)}
+		}),
 	}
 }
 
-func fromRecord(r parse.Record) Record { return Record(r) }
+func fromRecord(r parse.Record) Record { return Record{Key: r.Key, Value: r.Value, Line: r.Line} }
 
 // each returns s with every element converted by to; nil for nil.
 func each[F, T any](s []F, to func(F) T) []T {

@@ -182,9 +182,9 @@ func (lt *linter) overLimit() {
 		"%s: %s from this line on %s never read", size, andList(lost), verb)
 }
 
-// readAt returns the rule and the Content-Usage rule of f on line n, or
-// zero values.
-func readAt(f *parser.File, n int) (rule parser.Rule, usage parser.UsageRule) {
+// readAt returns the rule of f on line n and the path and statement of
+// its Content-Usage rule on line n, or zero values.
+func readAt(f *parser.File, n int) (rule parser.Rule, usage [2]string) {
 	for _, g := range f.Groups {
 		for _, r := range g.Rules {
 			if r.Line == n {
@@ -193,7 +193,7 @@ func readAt(f *parser.File, n int) (rule parser.Rule, usage parser.UsageRule) {
 		}
 		for _, u := range g.Usage {
 			if u.Line == n {
-				usage = u
+				usage = [2]string{u.Path, u.Statement}
 			}
 		}
 	}

@@ -175,9 +175,10 @@ func withinBudget(f *parser.File, sets [][]int) [][]int {
 // group, Content-Usage rules or records (a Crawl-delay, a Content-Signal,
 // a Sitemap, any key), with no Allow or Disallow between: as Google's
 // parser reads groups, only those end one, so the line joins the group
-// above. Its records and rules then apply to this crawler too, and this
-// group's rules to the crawlers above, where the author meant a group of
-// their own.
+// above. Its rules and records then apply to this crawler too (but for
+// Content-Usage rules and Content-Signal records, which speak only for
+// the lines before them: see parser.UsageRule), and this group's rules
+// to the crawlers above, where the author meant a group of their own.
 func (lt *linter) joinedGroups() {
 	const fix = "a group ends only at an Allow or Disallow rule, so give that group one (Allow: / allows what no rule disallows)"
 	f := lt.file
@@ -215,7 +216,7 @@ func (lt *linter) joinedGroups() {
 			}
 			switch {
 			case usageAt > 0:
-				lt.add(hi, codeUsageGroup, "this user-agent line joins the group of the Content-Usage rule on line %d, which applies to this crawler too: "+fix, usageAt)
+				lt.add(hi, codeUsageGroup, "this user-agent line joins the group of the Content-Usage rule on line %d, which speaks only for the crawlers above it, and this group's rules apply to those crawlers too: "+fix, usageAt)
 			case recordAt > 0:
 				past := lt.lines.directive(recordAt)
 				if past == "" { // a line crawlers skip

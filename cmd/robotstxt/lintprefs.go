@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/parser"
@@ -26,22 +28,51 @@ func (lt *linter) usage() {
 
 // usageConflicts reports, for each crawler's rules, a Content-Usage rule
 // that gives a label of the vocabulary the opposite preference of an
-// earlier rule with the same path: they combine, and n wins.
+// earlier rule with the same path: they combine, and n wins. A crawler
+// reads the rules that speak for it (see parser.UsageRule.Agents): those
+// naming its product token, or for one named nowhere, "*"; crawlers that
+// read the same rules are checked once.
 func (lt *linter) usageConflicts() {
 	type said struct {
 		line int
 		pref robotstxt.Pref
 	}
+	runs := make(map[int][]parser.UsageRule) // by the first of the user-agent lines they speak for
+	reads := make(map[string][]int)          // crawler → the runs it reads, by their first line
+	var crawlers []string
+	for _, g := range lt.file.Groups {
+		for _, r := range g.Usage {
+			run := r.Agents[0].Line
+			if _, ok := runs[run]; !ok {
+				for _, c := range crawlersOf(r.Agents) {
+					if _, ok := reads[c]; !ok {
+						crawlers = append(crawlers, c)
+					}
+					reads[c] = append(reads[c], run)
+				}
+			}
+			runs[run] = append(runs[run], r)
+		}
+	}
 	reported := make(map[[2]int]bool)   // the two lines
 	stated := make(map[int][]labelPref) // by line: each statement read once, whatever the crawlers sharing it
-	first := make(map[[2]string]said)   // path and label → the first rule saying y or n, for one set at a time
+	first := make(map[[2]string]said)   // path and label → the first rule saying y or n, for one crawler at a time
+	checked := make(map[string]bool)    // the runs of crawlers checked
 	var rules []parser.UsageRule
-	sets, _ := ruleSets(lt.file)
-	for _, set := range withinBudget(lt.file, sets) { // groups reports those left
+	n := 0
+	for _, c := range crawlers {
+		key := fmt.Sprint(reads[c])
+		if checked[key] {
+			continue
+		}
+		checked[key] = true
 		clear(first)
 		rules = rules[:0]
-		for _, gi := range set {
-			rules = append(rules, lt.file.Groups[gi].Usage...)
+		for _, run := range reads[c] {
+			rules = append(rules, runs[run]...)
+		}
+		if n += len(rules); n > maxSetRules {
+			return // as the sets of groups past it, which groups reports
 		}
 		slices.SortFunc(rules, func(a, b parser.UsageRule) int { return a.Line - b.Line })
 		for _, r := range rules {
@@ -65,4 +96,21 @@ func (lt *linter) usageConflicts() {
 			}
 		}
 	}
+}
+
+// crawlersOf returns the crawlers user-agent lines speak for, each once:
+// the product tokens they name, in lower case, and "*".
+func crawlersOf(agents []parser.UserAgent) []string {
+	var out []string
+	for _, a := range agents {
+		c := strings.ToLower(a.Token)
+		if a.Global {
+			c = "*"
+		}
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

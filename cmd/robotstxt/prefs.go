@@ -54,12 +54,20 @@ type prefItem struct {
 // failed closed (see robotstxt.Robots.Usage).
 func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usage) []prefItem {
 	f := p.file
-	groups := appliedGroups(f, agent)
+	named, _ := agentGroups(f, agent)
 	var usageRules []parser.UsageRule
 	records := slices.Clone(f.Extensions) // those before the first group first, as Robots.Usage reads them
-	for _, gi := range groups {
-		usageRules = append(usageRules, f.Groups[gi].Usage...)
-		records = append(records, f.Groups[gi].Extensions...)
+	for _, gi := range appliedGroups(f, agent) {
+		for _, r := range f.Groups[gi].Usage {
+			if speaksFor(r.Agents, agent, named != nil) {
+				usageRules = append(usageRules, r)
+			}
+		}
+		for _, r := range f.Groups[gi].Extensions {
+			if speaksFor(r.Agents, agent, named != nil) {
+				records = append(records, r)
+			}
+		}
 	}
 	// The Content-Signal records that apply to the agent, those before
 	// the first group first, as Robots.Usage reads them, and what they
@@ -125,6 +133,18 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 		items = append(items, it)
 	}
 	return items
+}
+
+// speaksFor reports whether a Content-Usage rule or Content-Signal record
+// speaking for agents speaks for agent: one names it, when a group does
+// (named), or else one is "*".
+func speaksFor(agents []parser.UserAgent, agent string, named bool) bool {
+	return slices.ContainsFunc(agents, func(a parser.UserAgent) bool {
+		if named {
+			return a.Token != "" && strings.EqualFold(a.Token, agent)
+		}
+		return a.Global
+	})
 }
 
 // servedUsage returns the Content-Usage rules that decide the preferences

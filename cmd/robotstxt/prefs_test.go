@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -360,3 +361,58 @@ func TestUsagePastFormsBoundAsClient(t *testing.T) {
 		srv.Close()
 	}
 }
+
+// TestUsageSpeaksForItsRun: test shows a crawler the Content-Usage rules
+// and Content-Signal records that speak for it, as the library reads
+// them: a crawler whose user-agent line joins the group of another's
+// statements obeys the group's rules but not those statements (consent80:
+// the command, like the Client, gave ExampleBot GPTBot's train-ai=y); and
+// over drawn files, the preferences test shows are Robots.Usage's.
+func TestUsageSpeaksForItsRun(t *testing.T) {
+	const body = "User-agent: GPTBot\nContent-Usage: train-ai=y\nContent-Signal: search=yes\n\n" +
+		"User-agent: ExampleBot\nUser-agent: *\nDisallow: /private/\nContent-Usage: search=n\n"
+	for _, tc := range []struct {
+		agent string
+		want  []string
+	}{
+		{"ExampleBot", []string{"ALLOW     /  (no rule matched)", "          usage search=n  (line 8: Content-Usage: search=n)"}},
+		{"OtherBot", []string{"ALLOW     /  (no rule matched)", "          usage search=n  (line 8: Content-Usage: search=n)"}},
+		{"GPTBot", []string{"ALLOW     /  (no rule matched)", "          usage train-ai=y  (line 2: Content-Usage: train-ai=y)",
+			"          signal search=y  (line 3: Content-Signal: search=yes)"}},
+	} {
+		r := runCmd(t, body, "test", "-file", "-", "-agent", tc.agent, "/")
+		if got := outputLines(r.stdout); !slices.Equal(got, tc.want) {
+			t.Errorf("%s:\n%s\nwant:\n%s", tc.agent, r.stdout, strings.Join(tc.want, "\n"))
+		}
+	}
+	agents := []string{"*", "FooBot", "BarBot"}
+	lines := []string{"Allow: /a", "Disallow: /b", "Content-Usage: train-ai=y", "Content-Usage: /a train-ai=n", "Content-Signal: search=yes", "Content-Signal: ai-train=no"}
+	rnd := rand.New(rand.NewPCG(80, 1))
+	for range 200 {
+		var b strings.Builder
+		for range 1 + rnd.IntN(6) {
+			b.WriteString("User-agent: " + agents[rnd.IntN(len(agents))] + "\n")
+			for range rnd.IntN(3) {
+				b.WriteString(lines[rnd.IntN(len(lines))] + "\n")
+			}
+		}
+		robots := robotstxt.Parse([]byte(b.String()))
+		f := parse([]byte(b.String()), robotstxt.ModeGoogle)
+		for _, agent := range []string{"FooBot", "BarBot", "Other"} {
+			for _, path := range []string{"/a", "/c"} {
+				want := robots.Usage(agent, path)
+				var got prefs
+				for _, it := range prefItems(f, agent, path, robots.Allowed(agent, path), want) {
+					stated, _ := readPrefs("content-usage", strings.ReplaceAll(it.prefs, "unknown", ""))
+					got.combine(stated)
+				}
+				for _, l := range labels {
+					if got.pref(l) != want.Pref(l) {
+						t.Fatalf("%s %s: test shows %s=%v, Robots.Usage %v\n%s", agent, path, l, got.pref(l), want.Pref(l), b.String())
+					}
+				}
+			}
+		}
+	}
+}
+

@@ -123,9 +123,10 @@ func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) 
 	return append(dst, ix.global...), false
 }
 
-// SelectFor is Select(AppendGroups(nil, tokens...)), and returns those
-// groups too, for a table selected from once: reading each user-agent
-// line once costs less than indexing them (2 % of BenchmarkClientColdPass).
+// SelectFor selects (see [Table.Select]) the groups AppendGroups(nil,
+// tokens...) returns and their runs UsageRuns returns, and returns those
+// runs too, for a table selected from once: reading each user-agent line
+// once costs less than indexing them (2 % of BenchmarkClientColdPass).
 func (t *Table) SelectFor(tokens ...string) (*Table, []int) {
 	var named, global []int
 	for g := range t.file.groups {
@@ -139,10 +140,12 @@ func (t *Table) SelectFor(tokens ...string) (*Table, []int) {
 			global = append(global, g)
 		}
 	}
+	groups := named
 	if named == nil {
-		named = global
+		groups = global
 	}
-	return t.Select(named), named
+	runs := t.UsageRuns(nil, groups, named != nil, tokens...)
+	return t.Select(groups, runs), runs
 }
 
 // GroupsOf is AppendGroups(nil, token) without copying: the result is the

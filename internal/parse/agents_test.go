@@ -131,7 +131,8 @@ func FuzzAppendGroupsAgreesWithBruteForce(f *testing.F) {
 }
 
 // TestSelectFor: SelectFor keeps the rules and records of the groups
-// AppendGroups finds, for drawn files and tokens (several, mixed case,
+// AppendGroups finds, and the Content-Usage rules of their runs UsageRuns
+// finds, for drawn files and tokens (several, mixed case,
 // empty, named nowhere) and over the corpus sample.
 func TestSelectFor(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(85, 86))
@@ -143,6 +144,12 @@ func TestSelectFor(t *testing.T) {
 				b.WriteString("User-agent: " + []string{"*", "FooBot", "foobot/2.1", "BarBot", "* extra", "", "Baz-Bot", "9bot"}[rnd.IntN(8)] + "\n")
 			}
 			fmt.Fprintf(&b, "Disallow: /x%d\nCrawl-delay: %d\n", i, i)
+			if rnd.IntN(2) == 0 {
+				fmt.Fprintf(&b, "Content-Usage: /u%d train-ai=n\n", i)
+			}
+			if rnd.IntN(3) == 0 {
+				fmt.Fprintf(&b, "Content-Signal: search=yes\n")
+			}
 		}
 		bodies = append(bodies, b.String())
 	}
@@ -161,12 +168,14 @@ func TestSelectFor(t *testing.T) {
 	for _, body := range bodies {
 		tb := Compile([]byte(body))
 		for _, tokens := range [][]string{nil, {""}, {"FooBot"}, {"FOOBOT", "barbot"}, {"Baz-Bot", ""}, {"Googlebot"}, {"ZzyzxBot"}, {"bot"}} {
-			groups, _ := tb.AppendGroups(nil, tokens...)
-			want := tb.Select(groups)
-			got, gotGroups := tb.SelectFor(tokens...)
-			if !slices.Equal(gotGroups, groups) && len(gotGroups)+len(groups) > 0 ||
-				!slices.Equal(got.Rules([]int{0}), want.Rules([]int{0})) || !slices.Equal(got.Extensions([]int{0}), want.Extensions([]int{0})) {
-				t.Fatalf("SelectFor(%q) differs from Select(%v)\nbody:\n%.1000s", tokens, groups, body)
+			groups, named := tb.AppendGroups(nil, tokens...)
+			runs := tb.UsageRuns(nil, groups, named, tokens...)
+			want := tb.Select(groups, runs)
+			got, gotRuns := tb.SelectFor(tokens...)
+			if !slices.Equal(gotRuns, runs) && len(gotRuns)+len(runs) > 0 ||
+				!slices.Equal(got.Rules([]int{0}), want.Rules([]int{0})) || !slices.Equal(got.Extensions([]int{0}), want.Extensions([]int{0})) ||
+				!slices.Equal(got.DecideUsage(nil, []int{0}, "/u1"), want.DecideUsage(nil, []int{0}, "/u1")) {
+				t.Fatalf("SelectFor(%q) differs from Select(%v, %v)\nbody:\n%.1000s", tokens, groups, runs, body)
 			}
 		}
 	}

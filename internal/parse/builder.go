@@ -21,13 +21,15 @@ const (
 type builder struct {
 	*scratch
 	p         Parser
-	plain     bool // no rule needs escaping (see scanner.plain)
-	lint      bool // collect diagnostics
-	inRule    bool // the current group has a rule, so a user-agent starts a new one
-	full      bool // the text reached maxText: the rest of the body is dropped
-	usageFull bool // usageText reached maxText: later Content-Usage rules are dropped
-	unknown   int  // extension records with an unknown key
-	dropped   int  // diagnostics past MaxDiagnostics
+	plain     bool   // no rule needs escaping (see scanner.plain)
+	lint      bool   // collect diagnostics
+	inRule    bool   // the current group has a rule, so a user-agent starts a new one
+	ruled     bool   // the current run has a rule of any kind (see usageRun)
+	runLo     uint32 // the first user-agent line of the current run
+	full      bool   // the text reached maxText: the rest of the body is dropped
+	usageFull bool   // usageText reached maxText: later Content-Usage rules are dropped
+	unknown   int    // extension records with an unknown key
+	dropped   int    // diagnostics past MaxDiagnostics
 	// Where the diagnostics that count what was dropped are, or -1, and
 	// how many of them there are.
 	droppedAt, unknownAt, counters int
@@ -43,6 +45,8 @@ type scratch struct {
 	licenses []record
 	diags    []Diagnostic
 	usage    []usageRule
+	runs     []usageRun
+	signals  []signalRecord
 	// usageText holds the text of usage apart, so that it never takes
 	// room rules need (see builder.keep).
 	usageText []byte
@@ -67,13 +71,13 @@ func (b *builder) release() {
 	s := b.scratch
 	b.scratch = nil
 	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.licenses), cap(s.diags),
-		cap(s.usage), cap(s.text)/64, cap(s.usageText)/64) > maxPooled {
+		cap(s.usage), cap(s.runs), cap(s.signals), cap(s.text)/64, cap(s.usageText)/64) > maxPooled {
 		return
 	}
 	clear(s.diags)
 	s.text, s.groups, s.agents, s.rules = s.text[:0], s.groups[:0], s.agents[:0], s.rules[:0]
 	s.records, s.sitemaps, s.licenses, s.diags = s.records[:0], s.sitemaps[:0], s.licenses[:0], s.diags[:0]
-	s.usage, s.usageText = s.usage[:0], s.usageText[:0]
+	s.usage, s.runs, s.signals, s.usageText = s.usage[:0], s.runs[:0], s.signals[:0], s.usageText[:0]
 	scratchPool.Put(s)
 }
 
@@ -142,6 +146,9 @@ func (b *builder) agent(l *Line) {
 		b.groups = append(b.groups, group{uint32(len(b.agents)), uint32(len(b.rules)), uint32(len(b.records))})
 		b.inRule = false
 	}
+	if b.ruled {
+		b.runLo, b.ruled = uint32(len(b.agents)), false
+	}
 	v := l.Value
 	off, ok := b.keep(v)
 	if !ok {
@@ -163,7 +170,7 @@ func (b *builder) agent(l *Line) {
 }
 
 func (b *builder) rule(l *Line) {
-	b.inRule = true
+	b.inRule, b.ruled = true, true
 	p := b.pattern(l.Value)
 	if p != "" && p[0] != '/' && p[0] != '*' {
 		b.diag(l.Num, NoLeadingSlash, p)
@@ -234,6 +241,9 @@ func (b *builder) extension(l *Line) {
 		return
 	}
 	r.off = off
+	if id == contentSignalKey && known && len(b.groups) > 0 {
+		b.signals = append(b.signals, signalRecord{record: uint32(len(b.records)), run: b.run()})
+	}
 	b.records = append(b.records, r)
 }
 
@@ -256,8 +266,8 @@ func (b *builder) diag(line int, k Kind, text string) {
 // finish returns the Table, and the diagnostics if b.lint.
 func (b *builder) finish(lines int) (*Table, []Diagnostic) {
 	var usage *usageRules
-	if len(b.usage) > 0 {
-		usage = &usageRules{text: string(b.usageText), rules: clone(b.usage)}
+	if len(b.runs) > 0 {
+		usage = &usageRules{text: string(b.usageText), rules: clone(b.usage), runs: clone(b.runs), signals: clone(b.signals)}
 	}
 	both := &struct { // one allocation
 		t Table

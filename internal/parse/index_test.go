@@ -67,7 +67,7 @@ func TestIndexOrder(t *testing.T) {
 		}
 		tb := Compile([]byte(body))
 		tb.index()
-		for _, table := range []*Table{tb, tb.Select([]int{0})} {
+		for _, table := range []*Table{tb, tb.Select([]int{0}, nil)} {
 			table.index()
 			rules, base := table.groupRules(0)
 			prefix := table.prefix
@@ -180,7 +180,7 @@ func TestPropertyDecideAgreesWithBruteForce(t *testing.T) {
 		tb := Compile([]byte(body))
 		for _, tokens := range [][]string{{"FooBot"}, {"BarBot"}, {"FooBot", "BarBot"}, {"Other"}} {
 			groups, _ := tb.AppendGroups(nil, tokens...)
-			sel := tb.Select(groups)
+			sel := tb.Select(groups, nil)
 			if got, want := sel.Rules([]int{0}), tb.Rules(groups); !reflect.DeepEqual(got, want) {
 				t.Fatalf("Select(%v).Rules = %v, want %v\nbody:\n%s", groups, got, want, body)
 			}
@@ -212,7 +212,7 @@ func TestDecideTriesOnlyPrefixes(t *testing.T) {
 			t.Errorf("%s: the check matched %d rules, want %d", c.path, tried, c.tried)
 		}
 	}
-	agreeWithBruteForce(t, b.String(), tb, tb.Select([]int{0}), []int{0},
+	agreeWithBruteForce(t, b.String(), tb, tb.Select([]int{0}, nil), []int{0},
 		[]string{"/b", "/a/b", "/a/7/x", "/a/7/x.gif", "/999/x", "/1000/x", "/a/1000"})
 }
 
@@ -249,7 +249,7 @@ func TestDecideManyRulesBetweenPrefixes(t *testing.T) {
 	body := b.String()
 	tb := Compile([]byte(body))
 	paths := []string{"/a/zz/x", "/a/zz/x.gif", "/a/zzz", "/a/70000", "/a/00007/x", "/a/", "/b", "/a"}
-	agreeWithBruteForce(t, body, tb, tb.Select([]int{0}), []int{0}, paths)
+	agreeWithBruteForce(t, body, tb, tb.Select([]int{0}, nil), []int{0}, paths)
 	if r, ok := tb.Decide([]int{0}, "/a/zz/x"); !ok || r.Pattern != "/a" {
 		t.Fatalf(`Decide("/a/zz/x") = %+v %v, want /a`, r, ok)
 	}
@@ -275,7 +275,7 @@ func TestDecideStaircase(t *testing.T) {
 	top := "/" + strings.Repeat("a", levels)
 	paths := []string{top + "b", top + "b3", top + "3", "/a1", "/aa0", "/aaa0/x", top[:4] + "b",
 		top + strings.Repeat("z", levels+19), top + strings.Repeat("z", levels+18) + "/3", top + "0"}
-	agreeWithBruteForce(t, body, tb, tb.Select([]int{0}), []int{0}, paths)
+	agreeWithBruteForce(t, body, tb, tb.Select([]int{0}, nil), []int{0}, paths)
 	// Level 1's wildcard rule is the longest: it decides the path, after
 	// the longer prefixes' rules, all tried.
 	if r, ok := tb.Decide([]int{0}, paths[7]); !ok || r.Pattern != "/a*"+strings.Repeat("z", levels+19) {
@@ -305,7 +305,7 @@ func TestDecideLongPaths(t *testing.T) {
 		}
 		body := b.String()
 		tb := Compile([]byte(body))
-		sel := tb.Select([]int{0})
+		sel := tb.Select([]int{0}, nil)
 		for _, n := range []int{gramPath * per / 2, 2 * gramPath * per, 300, 3000} {
 			long := prefix + "/" + strings.Repeat("x", n)
 			paths := []string{long + "MATCH-ME-AT-LEVEL-ONE", long + "QQ3001Z", long + "QQ0001Z/MATCH-ME-AT-LEVEL-ONE",
@@ -338,7 +338,7 @@ func TestDecideLongPrefixes(t *testing.T) {
 		p := long[:at] + "*" + long[at:]
 		paths = append(paths, p, p+"y", p+"x3", long[:at]+"*x7", long+"*y")
 	}
-	agreeWithBruteForce(t, body, tb, tb.Select([]int{0}), []int{0}, paths)
+	agreeWithBruteForce(t, body, tb, tb.Select([]int{0}, nil), []int{0}, paths)
 }
 
 // TestDecideWideLines covers rules past line 65535, in a small group and
@@ -357,7 +357,7 @@ func TestDecideWideLines(t *testing.T) {
 		b.WriteString("Disallow: /\n")
 		tb := Compile([]byte(b.String()))
 		f := tb.File()
-		sel := tb.Select([]int{0})
+		sel := tb.Select([]int{0}, nil)
 		if got := f.Groups[0].Rules[len(f.Groups[0].Rules)-1].Line; got <= 1<<16 {
 			t.Fatalf("last rule on line %d, want one past %d", got, 1<<16)
 		}
@@ -441,7 +441,7 @@ func TestPropertyWildBlockAgreesWithBruteForce(t *testing.T) {
 		}
 		body, paths := genWildBlock(rnd, n)
 		tb := Compile([]byte(body))
-		agreeWithBruteForce(t, body, tb, tb.Select([]int{0}), []int{0}, paths)
+		agreeWithBruteForce(t, body, tb, tb.Select([]int{0}, nil), []int{0}, paths)
 	}
 }
 
@@ -469,7 +469,7 @@ func FuzzDecideAgreesWithBruteForce(f *testing.F) {
 			if got, ok := tb.Decide(groups, path); ok != wok || got != want {
 				t.Fatalf("Decide(%v, %q) = %+v %v, brute force %+v %v", groups, path, got, ok, want, wok)
 			}
-			if got, ok := tb.Select(groups).Decide([]int{0}, path); ok != wok || got != want {
+			if got, ok := tb.Select(groups, nil).Decide([]int{0}, path); ok != wok || got != want {
 				t.Fatalf("Select(%v).Decide(%q) = %+v %v, brute force %+v %v", groups, path, got, ok, want, wok)
 			}
 		}
@@ -491,7 +491,7 @@ func TestSpec2_6_HostileFile(t *testing.T) {
 	}
 	b.WriteString("Allow: /" + strings.Repeat("a*", 100) + "$\n")
 	path := "/" + strings.Repeat("a", 16000)
-	for _, tb := range []*Table{Compile([]byte(b.String())), Compile([]byte(b.String())).Select([]int{0})} {
+	for _, tb := range []*Table{Compile([]byte(b.String())), Compile([]byte(b.String())).Select([]int{0}, nil)} {
 		r, ok, tried := tb.Run([]int{0}, path)
 		if !ok || r.Line != 202 || !r.Allow {
 			t.Fatalf("the check decided by %+v %v, want the allow on line 202", r, ok)
@@ -538,7 +538,7 @@ func TestCorpusDecideAgreesWithBruteForce(t *testing.T) {
 				p := strings.ReplaceAll(strings.TrimSuffix(rules[i].Pattern, "$"), "*", "x")
 				paths = append(paths, p, p+"x/y.html", "/"+p)
 			}
-			agreeWithBruteForce(t, e.Name(), tb, tb.Select(groups), groups, paths)
+			agreeWithBruteForce(t, e.Name(), tb, tb.Select(groups, nil), groups, paths)
 		}
 	}
 }

@@ -30,6 +30,10 @@ type Group struct {
 	Rules      []Rule      // the allow and disallow lines, in file order
 	Extensions []Record    // crawl-delay, request-rate, … in file order
 	Usage      []UsageRule // the Content-Usage lines, in file order
+	// Speakers gives, by the line of each Content-Usage rule and
+	// Content-Signal record, the bounds [lo, hi) in Agents of the
+	// user-agent lines it speaks for (see usageRun).
+	Speakers map[int][2]int
 }
 
 // A UserAgent is one user-agent line of a group.

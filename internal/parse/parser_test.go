@@ -188,7 +188,7 @@ func TestParseLicenses(t *testing.T) {
 	if got := tb.Licenses(); !slices.Equal(got, want) {
 		t.Errorf("Table.Licenses = %v, want %v", got, want)
 	}
-	if got := tb.Select([]int{0, 1}).Licenses(); got != nil {
+	if got := tb.Select([]int{0, 1}, nil).Licenses(); got != nil {
 		t.Errorf("a selected table has licenses %v", got)
 	}
 }

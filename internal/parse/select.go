@@ -1,12 +1,13 @@
 package parse
 
-// Select returns a table that holds only the rules, Content-Usage rules
-// and extension records of the given groups, merged into group 0: what
-// one crawler obeys. It shares nothing with t, and does not index t. Its
+// Select returns a table that holds only the rules and extension records
+// of the given groups and the Content-Usage rules of the given runs of
+// theirs (see [Table.UsageRuns]), merged into group 0 and run 0: what one
+// crawler obeys. It shares nothing with t, and does not index t. Its
 // first check tries each rule, unless that could take long (see
 // eachWork), and its second indexes it: a crawler checks many sites
 // once, and indexing the corpus took more than parsing it.
-func (t *Table) Select(groups []int) *Table {
+func (t *Table) Select(groups, runs []int) *Table {
 	size, nr, nrec := 0, 0, 0
 	for _, g := range groups {
 		s, e := t.span(g)
@@ -52,7 +53,7 @@ func (t *Table) Select(groups []int) *Table {
 			records = append(records, r)
 		}
 	}
-	sel := &Table{text: view(text), rules: rules, file: selectedFile, more: newMore(records, t.selectUsage(groups))}
+	sel := &Table{text: view(text), rules: rules, file: selectedFile, more: newMore(records, t.selectUsage(runs))}
 	if len(rules) > smallGroup && wild >= filteredBlock {
 		// The grams its index may note, made now so that Size never changes.
 		sel.grams = make([]uint16, len(rules))

@@ -18,7 +18,7 @@ func TestSelectDropsTheRest(t *testing.T) {
 	if !named || len(groups) != 1 {
 		t.Fatalf("AppendGroups = %v %v", groups, named)
 	}
-	sel := tb.Select(groups)
+	sel := tb.Select(groups, nil)
 	if want := 2*len("/foo") + len("3") + len("x-key") + len("v"); len(sel.text) != want {
 		t.Errorf("selected text %q, want %d bytes", sel.text, want)
 	}
@@ -42,7 +42,7 @@ func TestSelectLeavesTheTableUnindexed(t *testing.T) {
 	}
 	tb := Compile([]byte(b.String()))
 	groups, _ := tb.AppendGroups(nil, "FooBot")
-	sel := tb.Select(groups)
+	sel := tb.Select(groups, nil)
 	if tb.state.Load() == indexed {
 		t.Fatal("Select indexed the table it selected from")
 	}
@@ -74,7 +74,7 @@ func TestSelectWhileIndexing(t *testing.T) {
 				if i%2 == 0 {
 					tb.Decide([]int{0}, "/5/x")
 				}
-				sels[i] = tb.Select([]int{0})
+				sels[i] = tb.Select([]int{0}, nil)
 			})
 		}
 		wg.Wait()
@@ -104,7 +104,7 @@ func TestSelectFirstChecks(t *testing.T) {
 	}
 	tb := Compile([]byte(b.String()))
 	paths := []string{"/5/x", "/5/ax5", "/12/y", "/96/x3x", "/"}
-	sel := tb.Select([]int{0})
+	sel := tb.Select([]int{0}, nil)
 	if sel.Decide([]int{0}, paths[0]); sel.state.Load() != fileOrder {
 		t.Fatalf("after the first check, state %d", sel.state.Load())
 	}
@@ -112,7 +112,7 @@ func TestSelectFirstChecks(t *testing.T) {
 		t.Fatalf("after the second check, state %d", sel.state.Load())
 	}
 	for range 20 {
-		sel := tb.Select([]int{0})
+		sel := tb.Select([]int{0}, nil)
 		var wg sync.WaitGroup
 		for i := range 8 {
 			wg.Go(func() {
@@ -158,8 +158,8 @@ func BenchmarkSelectSize(b *testing.B) {
 		size, body = 0, 0
 		for _, raw := range bodies {
 			tb := Compile(raw)
-			groups, _ := tb.AppendGroups(nil, "Googlebot")
-			size += tb.Select(groups).Size()
+			sel, _ := tb.SelectFor("Googlebot")
+			size += sel.Size()
 			body += len(raw)
 		}
 	}
@@ -187,7 +187,7 @@ func BenchmarkSelectFirstCheck(b *testing.B) {
 			}
 			b.Run(name, func(b *testing.B) {
 				for b.Loop() {
-					sel := tb.Select([]int{0})
+					sel := tb.Select([]int{0}, nil)
 					if index {
 						sel.index()
 					}

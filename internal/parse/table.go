@@ -269,6 +269,7 @@ func (t *Table) File() *File {
 			Rules:      rules[s.rules:e.rules:e.rules],
 			Extensions: t.Extensions(all[g : g+1]),
 			Usage:      t.usageOf(g),
+			Speakers:   t.speakers(g),
 		}
 	}
 	return out

@@ -12,7 +12,7 @@ import (
 // A UsageRule is one Content-Usage rule of a group (IETF AIPREF,
 // draft-ietf-aipref-attach §4; see parser.UsageRule). It never ends a
 // group's user-agent lines, so that it cannot change which rules a
-// crawler obeys.
+// crawler obeys, but it speaks only for those of its run (see usageRun).
 type UsageRule struct {
 	Path      string // normalised; "" matches every path, with length 0
 	Statement string // as written
@@ -36,15 +36,47 @@ func splitUsage(value string) (path, statement string) {
 // in the text of its usageRules.
 type usageRule struct {
 	off   uint32 // where the path starts; the statement follows it
-	group uint32 // the group it stands in; 0 in a table Select makes
+	run   uint32 // the run it speaks for; 0 in a table Select makes
 	line  uint32
 	n, sn uint16 // the lengths of the path and of the statement
 }
 
-// usageRules are a table's Content-Usage rules, in group order.
+// A usageRun is the user-agent lines a Content-Usage rule or a
+// Content-Signal record speaks for: those of its group since the last
+// rule of any kind (allow, disallow, Content-Usage, Content-Signal), as
+// RFC 9309 groups them. Google's grouping, which the allow and disallow
+// rules keep, lets only those end a group, so a group may hold several
+// runs, and a statement made for one crawler must not reach the others
+// named after it.
+type usageRun struct {
+	group  uint32
+	lo, hi uint32 // its user-agent lines, [lo, hi) of the file's
+}
+
+// A signalRecord is a Content-Signal record of a group and its run.
+type signalRecord struct {
+	record uint32 // its index in the table's records
+	run    uint32
+}
+
+// usageRules are a table's Content-Usage rules and the runs of its
+// Content-Signal records, in run order; the runs are in file order.
 type usageRules struct {
-	text  string
-	rules []usageRule
+	text    string
+	rules   []usageRule
+	runs    []usageRun
+	signals []signalRecord
+}
+
+// run returns the number of the run of user-agent lines the current
+// line speaks for, and ends it.
+func (b *builder) run() uint32 {
+	b.ruled = true
+	if n := len(b.runs); n > 0 && b.runs[n-1].lo == b.runLo {
+		return uint32(n - 1)
+	}
+	b.runs = append(b.runs, usageRun{group: uint32(len(b.groups) - 1), lo: b.runLo, hi: uint32(len(b.agents))})
+	return uint32(len(b.runs) - 1)
 }
 
 func (b *builder) usageRule(l *Line) {
@@ -52,6 +84,7 @@ func (b *builder) usageRule(l *Line) {
 		b.diag(l.Num, RuleOutsideGroup, l.Value)
 		return
 	}
+	run := b.run() // a rule dropped below ends its run too
 	path, stmt := splitUsage(l.Value)
 	if l.Flags&(FlagTooLong|FlagNUL) != 0 {
 		// What the scanner cut may have said no: the statement states
@@ -67,7 +100,7 @@ func (b *builder) usageRule(l *Line) {
 	}
 	off := uint32(len(b.usageText))
 	b.usageText = append(append(b.usageText, path...), stmt...)
-	b.usage = append(b.usage, usageRule{off: off, group: uint32(len(b.groups) - 1), line: uint32(l.Num),
+	b.usage = append(b.usage, usageRule{off: off, run: run, line: uint32(l.Num),
 		n: uint16(len(path)), sn: uint16(len(stmt))})
 }
 
@@ -76,7 +109,8 @@ func (s *usageRules) size() int {
 	if s == nil {
 		return 0
 	}
-	return int(unsafe.Sizeof(*s)) + len(s.text) + cap(s.rules)*int(unsafe.Sizeof(usageRule{}))
+	return int(unsafe.Sizeof(*s)) + len(s.text) + cap(s.rules)*int(unsafe.Sizeof(usageRule{})) +
+		cap(s.runs)*int(unsafe.Sizeof(usageRun{})) + cap(s.signals)*int(unsafe.Sizeof(signalRecord{}))
 }
 
 func (s *usageRules) rule(r *usageRule) UsageRule {
@@ -85,64 +119,154 @@ func (s *usageRules) rule(r *usageRule) UsageRule {
 	return UsageRule{Path: path, Statement: stmt, Line: int(r.line)}
 }
 
-// groupUsage returns the Content-Usage rules of group g.
-func (t *Table) groupUsage(g int) []usageRule {
+// UsageRuns appends to dst the runs of the given groups, those that apply
+// to a crawler known by tokens, that Content-Usage rules or Content-Signal
+// records speak for and that the crawler reads: those with a user-agent
+// line naming one of tokens when named (some group does), else those with
+// a "*" line. Pass what [Table.AppendGroups] or [Table.GroupsOf] return.
+func (t *Table) UsageRuns(dst, groups []int, named bool, tokens ...string) []int {
+	u := t.more.usage
+	if u == nil {
+		return dst
+	}
+	f := t.file
+	for _, g := range groups {
+		lo := sort.Search(len(u.runs), func(i int) bool { return u.runs[i].group >= uint32(g) })
+		for i := lo; i < len(u.runs) && u.runs[i].group == uint32(g); i++ {
+			if slices.ContainsFunc(f.agents[u.runs[i].lo:u.runs[i].hi], func(a agent) bool {
+				if !named {
+					return a.global
+				}
+				return a.tok > 0 && slices.ContainsFunc(tokens, func(tok string) bool { return compareFold(t.str(a.off, int(a.tok)), tok) == 0 })
+			}) {
+				dst = append(dst, i)
+			}
+		}
+	}
+	return dst
+}
+
+// runUsage returns the Content-Usage rules of run r.
+func (t *Table) runUsage(r int) []usageRule {
 	if t.more.usage == nil {
 		return nil
 	}
 	rules := t.more.usage.rules
-	lo := sort.Search(len(rules), func(i int) bool { return rules[i].group >= uint32(g) })
-	hi := lo + sort.Search(len(rules)-lo, func(i int) bool { return rules[lo+i].group > uint32(g) })
+	lo := sort.Search(len(rules), func(i int) bool { return rules[i].run >= uint32(r) })
+	hi := lo + sort.Search(len(rules)-lo, func(i int) bool { return rules[lo+i].run > uint32(r) })
 	return rules[lo:hi]
 }
 
-// HasUsage reports whether the given groups have Content-Usage rules;
-// for a table without any it only tests a pointer.
-func (t *Table) HasUsage(groups []int) bool {
+// HasUsage reports whether the given runs have Content-Usage rules; for a
+// table without any it only tests a pointer.
+func (t *Table) HasUsage(runs []int) bool {
 	if t.more.usage == nil {
 		return false
 	}
-	return slices.ContainsFunc(groups, func(g int) bool { return len(t.groupUsage(g)) > 0 })
+	return slices.ContainsFunc(runs, func(r int) bool { return len(t.runUsage(r)) > 0 })
 }
 
-// usageOf returns the Content-Usage rules of group g, in file order.
-func (t *Table) usageOf(g int) []UsageRule {
-	var out []UsageRule
-	for _, r := range t.groupUsage(g) {
-		out = append(out, t.more.usage.rule(&r))
+// Signals returns the Content-Signal records of the given runs (see
+// [Table.UsageRuns]), in file order for runs in order; not those before
+// the first group (see [Table.FileExtensions]).
+func (t *Table) Signals(runs []int) []Record {
+	if t.more.usage == nil {
+		return nil
+	}
+	signals := t.more.usage.signals
+	var out []Record
+	for _, r := range runs {
+		for i := sort.Search(len(signals), func(i int) bool { return signals[i].run >= uint32(r) }); i < len(signals) && signals[i].run == uint32(r); i++ {
+			out = append(out, t.record(&t.more.records[signals[i].record]))
+		}
 	}
 	return out
 }
 
-// DecideUsage appends to dst the Content-Usage rules of the given groups
-// whose path matches path, as for [Table.Decide], with the greatest
-// length: rules that tie decide together. It tries every rule of the
-// groups, each in linear time, but that past smallGroup rules it passes
+// groupRules returns the Content-Usage rules and the Content-Signal
+// records of group g's runs: they are in run order, and the runs in
+// group order.
+func (u *usageRules) groupRules(g int) ([]usageRule, []signalRecord) {
+	lo := uint32(sort.Search(len(u.runs), func(i int) bool { return u.runs[i].group >= uint32(g) }))
+	hi := uint32(sort.Search(len(u.runs), func(i int) bool { return u.runs[i].group > uint32(g) }))
+	rs := sort.Search(len(u.rules), func(i int) bool { return u.rules[i].run >= lo })
+	re := sort.Search(len(u.rules), func(i int) bool { return u.rules[i].run >= hi })
+	ss := sort.Search(len(u.signals), func(i int) bool { return u.signals[i].run >= lo })
+	se := sort.Search(len(u.signals), func(i int) bool { return u.signals[i].run >= hi })
+	return u.rules[rs:re], u.signals[ss:se]
+}
+
+// speakers returns the bounds, in group g's user-agent lines, of those
+// each Content-Usage rule and Content-Signal record of g speaks for, by
+// its line (see Group.Speakers); nil when there is none.
+func (t *Table) speakers(g int) map[int][2]int {
+	u := t.more.usage
+	if u == nil {
+		return nil
+	}
+	rules, signals := u.groupRules(g)
+	if len(rules)+len(signals) == 0 {
+		return nil
+	}
+	out := make(map[int][2]int, len(rules)+len(signals))
+	first := int(t.file.groups[g].agents)
+	note := func(line, run uint32) {
+		r := u.runs[run]
+		out[int(line)] = [2]int{int(r.lo) - first, int(r.hi) - first}
+	}
+	for _, r := range rules {
+		note(r.line, r.run)
+	}
+	for _, s := range signals {
+		note(t.more.records[s.record].line, s.run)
+	}
+	return out
+}
+
+// usageOf returns the Content-Usage rules of group g, in file order.
+func (t *Table) usageOf(g int) []UsageRule {
+	u := t.more.usage
+	if u == nil {
+		return nil
+	}
+	rules, _ := u.groupRules(g)
+	var out []UsageRule
+	for i := range rules {
+		out = append(out, u.rule(&rules[i]))
+	}
+	return out
+}
+
+// DecideUsage appends to dst the Content-Usage rules of the given runs
+// (see [Table.UsageRuns]) whose path matches path, as for [Table.Decide],
+// with the greatest length: rules that tie decide together. It tries
+// every rule of the runs, each in linear time, but that past smallGroup
+// rules it passes
 // over those with a four-byte piece the path lacks (see lacks), and
 // allocates only when dst has no room.
-func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageRule {
-	dst, _ = t.RunUsage(dst, groups, path)
+func (t *Table) DecideUsage(dst []UsageRule, runs []int, path string) []UsageRule {
+	dst, _ = t.RunUsage(dst, runs, path)
 	return dst
 }
 
 // RunUsage is DecideUsage, and returns the number of rules it matched
 // against path, each at a cost linear in path.
-func (t *Table) RunUsage(dst []UsageRule, groups []int, path string) (_ []UsageRule, tried int) {
+func (t *Table) RunUsage(dst []UsageRule, runs []int, path string) (_ []UsageRule, tried int) {
 	start, best := len(dst), -1
 	var grams *gramSet // the path's, once the rules are many
-	if n := 0; len(groups) > 1 {
-		// Counted over the groups, as a table of them selected as one
+	if n := 0; len(runs) > 1 {
+		// Counted over the runs, as a table of them selected as one
 		// counts them, so that both pass over the same rules.
-		for _, g := range groups {
-			if n += len(t.groupUsage(g)); n > smallGroup {
+		for _, r := range runs {
+			if n += len(t.runUsage(r)); n > smallGroup {
 				grams = new(gramSet)
 				grams.add(path)
 				break
 			}
 		}
 	}
-	for _, g := range groups {
-		rules := t.groupUsage(g)
+	for _, run := range runs {
+		rules := t.runUsage(run)
 		if grams == nil && len(rules) > smallGroup {
 			grams = new(gramSet)
 			grams.add(path)
@@ -171,12 +295,12 @@ func (t *Table) RunUsage(dst []UsageRule, groups []int, path string) (_ []UsageR
 	return dst, tried
 }
 
-// selectUsage returns the Content-Usage rules of the given groups as
-// group 0, for Select; nil when they have none.
-func (t *Table) selectUsage(groups []int) *usageRules {
+// selectUsage returns the Content-Usage rules of the given runs as run
+// 0, for Select; nil when they have none.
+func (t *Table) selectUsage(runs []int) *usageRules {
 	n, size := 0, 0
-	for _, g := range groups {
-		for _, r := range t.groupUsage(g) {
+	for _, run := range runs {
+		for _, r := range t.runUsage(run) {
 			n++
 			size += int(r.n) + int(r.sn)
 		}
@@ -186,17 +310,20 @@ func (t *Table) selectUsage(groups []int) *usageRules {
 	}
 	rules := make([]usageRule, 0, n)
 	text := make([]byte, 0, size)
-	for _, g := range groups {
-		for _, r := range t.groupUsage(g) {
+	for _, run := range runs {
+		for _, r := range t.runUsage(run) {
 			end := r.off + uint32(r.n) + uint32(r.sn)
 			off := uint32(len(text))
 			text = append(text, t.more.usage.text[r.off:end]...)
-			r.off, r.group = off, 0
+			r.off, r.run = off, 0
 			rules = append(rules, r)
 		}
 	}
-	return &usageRules{text: view(text), rules: rules}
+	return &usageRules{text: view(text), rules: rules, runs: selectedRuns}
 }
+
+// selectedRuns are the runs of every table Select makes: one, of group 0.
+var selectedRuns = []usageRun{{}}
 
 // lacks reports whether pattern holds a four-byte piece of a literal run
 // whose gram is not in grams, a path's: then it cannot match the path.

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -88,18 +89,82 @@ func TestContentSignalIsKnown(t *testing.T) {
 	if got := tb.FileExtensions(); len(got) != 1 || got[0].Line != 1 {
 		t.Errorf("FileExtensions %+v", got)
 	}
-	if got := tb.Select([]int{0}).FileExtensions(); got != nil {
+	if got := tb.Select([]int{0}, nil).FileExtensions(); got != nil {
 		t.Errorf("a selected table's FileExtensions %+v", got)
 	}
 }
 
-// bruteUsage decides the usage rules of path by matching every rule of
-// the rich form.
-func bruteUsage(f *File, groups []int, path string) []UsageRule {
+// runOf returns the user-agent lines of g that the Content-Usage rule or
+// Content-Signal record on line speaks for, read from the lines of the
+// rich form, as usageRun says.
+func runOf(g Group, line int) []UserAgent {
+	var agents, ruling []int
+	for _, a := range g.Agents {
+		agents = append(agents, a.Line)
+	}
+	for _, r := range g.Rules {
+		ruling = append(ruling, r.Line)
+	}
+	for _, r := range g.Usage {
+		ruling = append(ruling, r.Line)
+	}
+	for _, r := range g.Extensions {
+		if r.Key == "content-signal" {
+			ruling = append(ruling, r.Line)
+		}
+	}
+	hi := sort.SearchInts(agents, line) // the last before line, and those before it back to a rule
+	lo := hi - 1
+	for lo > 0 && !slices.ContainsFunc(ruling, func(l int) bool { return agents[lo-1] < l && l < agents[lo] }) {
+		lo--
+	}
+	return g.Agents[max(lo, 0):hi]
+}
+
+// speaksFor reports whether the user-agent lines of a run speak for a
+// crawler known by tokens: one names a token when named, else one is "*".
+func speaksFor(run []UserAgent, named bool, tokens []string) bool {
+	return slices.ContainsFunc(run, func(a UserAgent) bool {
+		if !named {
+			return a.Global
+		}
+		return a.Token != "" && slices.ContainsFunc(tokens, func(tok string) bool { return strings.EqualFold(a.Token, tok) })
+	})
+}
+
+// runsFor returns the groups that apply to a crawler known by tokens and
+// the runs of theirs it reads.
+func runsFor(tb *Table, tokens ...string) (groups, runs []int) {
+	groups, named := tb.AppendGroups(nil, tokens...)
+	return groups, tb.UsageRuns(nil, groups, named, tokens...)
+}
+
+// bruteAll returns the usage rules of the rich form whose run speaks for
+// a crawler known by tokens, in file order.
+func bruteAll(f *File, tb *Table, tokens ...string) []UsageRule {
+	groups, named := tb.AppendGroups(nil, tokens...)
+	var out []UsageRule
+	for _, g := range groups {
+		for _, r := range f.Groups[g].Usage {
+			if speaksFor(runOf(f.Groups[g], r.Line), named, tokens) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// bruteUsage decides the usage rules of path for a crawler known by
+// tokens by matching every rule of the rich form whose run speaks for it.
+func bruteUsage(f *File, tb *Table, path string, tokens ...string) []UsageRule {
+	groups, named := tb.AppendGroups(nil, tokens...)
 	var out []UsageRule
 	best := -1
 	for _, g := range groups {
 		for _, r := range f.Groups[g].Usage {
+			if !speaksFor(runOf(f.Groups[g], r.Line), named, tokens) {
+				continue
+			}
 			if r.Path != "" && !match.Match(r.Path, path) || len(r.Path) < best {
 				continue
 			}
@@ -137,29 +202,29 @@ func TestDecideUsage(t *testing.T) {
 		{"TieBot", "/c/x", []int{17}},
 	}
 	for _, tt := range tests {
-		groups, _ := tb.AppendGroups(nil, tt.agent)
+		groups, runs := runsFor(tb, tt.agent)
 		var lines []int
-		for _, r := range tb.DecideUsage(nil, groups, tt.path) {
+		for _, r := range tb.DecideUsage(nil, runs, tt.path) {
 			lines = append(lines, r.Line)
 		}
 		if !slices.Equal(lines, tt.lines) {
 			t.Errorf("%s %s: deciding lines %v, want %v", tt.agent, tt.path, lines, tt.lines)
 		}
 		var sel []int
-		for _, r := range tb.Select(groups).DecideUsage(nil, []int{0}, tt.path) {
+		for _, r := range tb.Select(groups, runs).DecideUsage(nil, []int{0}, tt.path) {
 			sel = append(sel, r.Line)
 		}
 		if !slices.Equal(sel, tt.lines) {
 			t.Errorf("%s %s: the selected table's deciding lines %v, want %v", tt.agent, tt.path, sel, tt.lines)
 		}
 	}
-	groups, _ := tb.AppendGroups(nil, "TieBot")
-	if got := tb.DecideUsage(nil, groups, "/c/x"); len(got) != 1 || got[0] != (UsageRule{"/c/", "", 17}) {
+	_, runs := runsFor(tb, "TieBot")
+	if got := tb.DecideUsage(nil, runs, "/c/x"); len(got) != 1 || got[0] != (UsageRule{"/c/", "", 17}) {
 		t.Errorf("a path without a statement: %+v", got)
 	}
 	if n := testing.AllocsPerRun(100, func() {
 		var buf [4]UsageRule
-		tb.DecideUsage(buf[:0], groups, "/a/x")
+		tb.DecideUsage(buf[:0], runs, "/a/x")
 	}); n != 0 {
 		t.Errorf("DecideUsage allocates %v times with room in dst", n)
 	}
@@ -180,10 +245,23 @@ func genUsage(rnd *rand.Rand) (string, []string) {
 	var b strings.Builder
 	agents := []string{"*", "FooBot", "BarBot"}
 	for range 1 + rnd.IntN(4) {
-		b.WriteString("User-agent: " + agents[rnd.IntN(len(agents))] + "\n")
-		for range rnd.IntN(70) { // past smallGroup too, where grams filter
+		for range 1 + rnd.IntN(2) {
+			b.WriteString("User-agent: " + agents[rnd.IntN(len(agents))] + "\n")
+		}
+		// A third of the runs have no allow or disallow rule: the next
+		// run's user-agent lines join their group.
+		usageOnly := rnd.IntN(3) == 0
+		n := rnd.IntN(70) // past smallGroup too, where grams filter
+		if usageOnly && rnd.IntN(2) == 0 {
+			n = rnd.IntN(3)
+		}
+		for range n {
 			switch rnd.IntN(5) {
 			case 0:
+				if usageOnly {
+					b.WriteString("Content-Signal: search=yes\n")
+					continue
+				}
 				b.WriteString("Disallow: " + gen() + "\n")
 			case 1:
 				b.WriteString("Content-Usage: " + stmts[rnd.IntN(len(stmts))] + "\n")
@@ -216,18 +294,39 @@ func TestPropertyDecideUsageAgreesWithBruteForce(t *testing.T) {
 			tb := p.Compile([]byte(body))
 			f := tb.File()
 			for _, tokens := range [][]string{{"FooBot"}, {"BarBot"}, {"FooBot", "BarBot"}, {"Other"}} {
-				groups, _ := tb.AppendGroups(nil, tokens...)
-				sel := tb.Select(groups)
-				if got, want := usageRulesOf(sel, []int{0}), usageRulesOf(tb, groups); !reflect.DeepEqual(got, want) {
-					t.Fatalf("Select(%v).UsageRules = %v, want %v\nbody:\n%s", groups, got, want, body)
+				groups, runs := runsFor(tb, tokens...)
+				sel := tb.Select(groups, runs)
+				all := bruteAll(f, tb, tokens...)
+				if got := usageRulesOf(sel, []int{0}); !reflect.DeepEqual(got, all) {
+					t.Fatalf("Select(%v, %v).UsageRules = %v, want %v\nbody:\n%s", groups, runs, got, all, body)
 				}
-				if sel.HasUsage([]int{0}) != (len(usageRulesOf(tb, groups)) > 0) || tb.HasUsage(groups) != sel.HasUsage([]int{0}) {
-					t.Fatalf("HasUsage(%v) = %v, selected %v\nbody:\n%s", groups, tb.HasUsage(groups), sel.HasUsage([]int{0}), body)
+				if sel.HasUsage([]int{0}) != (len(all) > 0) || tb.HasUsage(runs) != sel.HasUsage([]int{0}) {
+					t.Fatalf("HasUsage(%v) = %v, selected %v\nbody:\n%s", runs, tb.HasUsage(runs), sel.HasUsage([]int{0}), body)
+				}
+				for _, g := range f.Groups {
+					var lines []int
+					for _, r := range g.Usage {
+						lines = append(lines, r.Line)
+					}
+					for _, r := range g.Extensions {
+						if r.Key == "content-signal" {
+							lines = append(lines, r.Line)
+						}
+					}
+					if len(g.Speakers) != len(lines) {
+						t.Fatalf("Speakers %v for lines %v\nbody:\n%s", g.Speakers, lines, body)
+					}
+					for _, l := range lines {
+						b := g.Speakers[l]
+						if got, want := g.Agents[b[0]:b[1]], runOf(g, l); !reflect.DeepEqual(got, want) {
+							t.Fatalf("line %d speaks for %v, want %v\nbody:\n%s", l, got, want, body)
+						}
+					}
 				}
 				for _, path := range paths {
-					want := bruteUsage(f, groups, path)
-					if got := tb.DecideUsage(nil, groups, path); !reflect.DeepEqual(got, want) {
-						t.Fatalf("DecideUsage(%v, %q) = %+v, brute force %+v\nbody:\n%s", groups, path, got, want, body)
+					want := bruteUsage(f, tb, path, tokens...)
+					if got := tb.DecideUsage(nil, runs, path); !reflect.DeepEqual(got, want) {
+						t.Fatalf("DecideUsage(%v, %q) = %+v, brute force %+v\nbody:\n%s", runs, path, got, want, body)
 					}
 					if got := sel.DecideUsage(nil, []int{0}, path); !reflect.DeepEqual(got, want) {
 						t.Fatalf("selected DecideUsage(%q) = %+v, brute force %+v\nbody:\n%s", path, got, want, body)
@@ -292,12 +391,12 @@ func TestUsageSizeAndReuse(t *testing.T) {
 	if f := Parse([]byte(plain + many)); len(f.Groups[2].Usage) != n || len(f.Diagnostics) != 0 {
 		t.Errorf("%d rules kept of %d, diagnostics %v", len(f.Groups[2].Usage), n, f.Diagnostics[:min(3, len(f.Diagnostics))])
 	}
-	foo, _ := b.AppendGroups(nil, "FooBot")
-	other, _ := b.AppendGroups(nil, "Other")
-	if sel := b.Select(foo); sel.more.usage != nil || sel.Size() != a.Select(foo).Size() {
-		t.Errorf("FooBot's table keeps Content-Usage rules of another group: %d bytes, want %d", sel.Size(), a.Select(foo).Size())
+	foo, fooRuns := runsFor(b, "FooBot")
+	other, otherRuns := runsFor(b, "Other")
+	if sel := b.Select(foo, fooRuns); sel.more.usage != nil || sel.Size() != a.Select(foo, nil).Size() {
+		t.Errorf("FooBot's table keeps Content-Usage rules of another group: %d bytes, want %d", sel.Size(), a.Select(foo, nil).Size())
 	}
-	if sel := b.Select(other); len(usageRulesOf(sel, []int{0})) != n || sel.Size() < n*16 {
+	if sel := b.Select(other, otherRuns); len(usageRulesOf(sel, []int{0})) != n || sel.Size() < n*16 {
 		t.Errorf("the * table keeps %d rules in %d bytes", len(usageRulesOf(sel, []int{0})), sel.Size())
 	}
 	if c := Compile([]byte(plain)); c.more.usage != nil || c.Size() != a.Size() {
@@ -317,7 +416,7 @@ func TestUsageHostileFile(t *testing.T) {
 	if size, max := tb.Size(), len(body)+rules*16+1024; size > max {
 		t.Errorf("Size %d, want at most %d", size, max)
 	}
-	sel := tb.Select([]int{0})
+	sel, _ := tb.SelectFor("Other")
 	if got := len(usageRulesOf(sel, []int{0})); got != rules {
 		t.Errorf("the crawler keeps %d rules, want %d", got, rules)
 	}
@@ -328,7 +427,8 @@ func TestUsageHostileFile(t *testing.T) {
 
 // FuzzDecideUsage: for any body and path, DecideUsage on the table and on
 // the table Select makes agrees with matching every rule of the rich
-// form, and every rule is split as the drafts say.
+// form whose run, read from its lines, speaks for the crawler, every rule
+// is split as the drafts say, and speaks for that run.
 func FuzzDecideUsage(f *testing.F) {
 	rnd := rand.New(rand.NewPCG(11, 12))
 	for range 4 {
@@ -349,15 +449,18 @@ func FuzzDecideUsage(f *testing.F) {
 						r.Statement != "" && (r.Statement[0] == ' ' || r.Statement[0] == '\t') {
 						t.Fatalf("rule %+v: path or statement split wrongly", r)
 					}
+					if b := g.Speakers[r.Line]; !reflect.DeepEqual(g.Agents[b[0]:b[1]], runOf(g, r.Line)) {
+						t.Fatalf("rule %+v speaks for %v, want %v", r, g.Agents[b[0]:b[1]], runOf(g, r.Line))
+					}
 				}
 			}
 			for _, token := range []string{"FooBot", "BarBot"} {
-				groups, _ := tb.AppendGroups(nil, token)
-				want := bruteUsage(file, groups, path)
-				if got := tb.DecideUsage(nil, groups, path); !reflect.DeepEqual(got, want) {
-					t.Fatalf("DecideUsage(%v, %q) = %+v, brute force %+v", groups, path, got, want)
+				groups, runs := runsFor(tb, token)
+				want := bruteUsage(file, tb, path, token)
+				if got := tb.DecideUsage(nil, runs, path); !reflect.DeepEqual(got, want) {
+					t.Fatalf("DecideUsage(%v, %q) = %+v, brute force %+v", runs, path, got, want)
 				}
-				if got := tb.Select(groups).DecideUsage(nil, []int{0}, path); !reflect.DeepEqual(got, want) {
+				if got := tb.Select(groups, runs).DecideUsage(nil, []int{0}, path); !reflect.DeepEqual(got, want) {
 					t.Fatalf("selected DecideUsage(%q) = %+v, brute force %+v", path, got, want)
 				}
 			}
@@ -373,4 +476,53 @@ func usageRulesOf(t *Table, groups []int) []UsageRule {
 		out = append(out, t.usageOf(g)...)
 	}
 	return out
+}
+
+// TestUsageSpeaksForItsRun: a Content-Usage rule or Content-Signal record
+// speaks for the user-agent lines before it up to the last rule of any
+// kind, not for those after it that join its group because no allow or
+// disallow rule came between (consent80: ExampleBot was given GPTBot's
+// train-ai=y); allow and disallow rules keep Google's grouping.
+func TestUsageSpeaksForItsRun(t *testing.T) {
+	body := "User-agent: GPTBot\nContent-Usage: train-ai=y\nContent-Signal: ai-train=yes\n" +
+		"\nUser-agent: ExampleBot\nUser-agent: *\nDisallow: /private/\nContent-Usage: /x search=n\n" +
+		"User-agent: LateBot\nContent-Signal: search=no\nUser-agent: LastBot\nContent-Usage: /y train-ai=n\n"
+	tb := Compile([]byte(body))
+	lines := func(rules []UsageRule) (out []int) {
+		for _, r := range rules {
+			out = append(out, r.Line)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		agent          string
+		usage, signals []int // the lines that speak for agent
+	}{
+		{"GPTBot", []int{2}, []int{3}},
+		{"ExampleBot", []int{8}, nil},
+		{"Other", []int{8}, nil}, // named nowhere: the "*" run's
+		{"LateBot", nil, []int{10}},
+		{"LastBot", []int{12}, nil},
+	} {
+		groups, runs := runsFor(tb, tt.agent)
+		var got []int
+		for _, p := range []string{"/a", "/x", "/y"} {
+			got = append(got, lines(tb.DecideUsage(nil, runs, p))...)
+		}
+		slices.Sort(got)
+		got = slices.Compact(got)
+		if !slices.Equal(got, tt.usage) {
+			t.Errorf("%s: Content-Usage lines %v, want %v", tt.agent, got, tt.usage)
+		}
+		var sig []int
+		for _, r := range tb.Signals(runs) {
+			sig = append(sig, r.Line)
+		}
+		if !slices.Equal(sig, tt.signals) {
+			t.Errorf("%s: Content-Signal lines %v, want %v", tt.agent, sig, tt.signals)
+		}
+		if r, ok := tb.Decide(groups, "/private/a"); tt.agent != "LateBot" && tt.agent != "LastBot" && (!ok || r.Line != 7) {
+			t.Errorf("%s: /private/a decided by %+v, %v; want line 7's disallow", tt.agent, r, ok)
+		}
+	}
 }
