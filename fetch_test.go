@@ -1883,7 +1883,8 @@ func cutAt(head, rule string, keep int) string {
 // kept without the cut part, it tied "Allow: /dir/" and lost, and a URL
 // both the whole file and its first 500 KiB disallow was allowed. A
 // Content-Usage rule cut in its statement keeps its path, stating
-// nothing: dropped, the shorter rule's train-ai=y answered for it.
+// train-ai=n whatever it said (what was cut may have been a refusal):
+// dropped, the shorter rule's train-ai=y answered for it.
 func TestFetchCutLineWeighsAsGoogle(t *testing.T) {
 	checkLeaks(t)
 	const path = "/dir/%E7%89%B9%E6%AE%8A/page"
@@ -1897,8 +1898,8 @@ func TestFetchCutLineWeighsAsGoogle(t *testing.T) {
 			func(d Decision) bool { return !d.Allowed }},
 		{"a bare percent", cutAt("User-agent: *\nAllow: /dir/\n", "Disallow: /dir/%E7%89%B9%E6%AE%8A/", len("Disallow: /dir/%")),
 			func(d Decision) bool { return !d.Allowed }},
-		{"a usage statement", cutAt("User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n", "Content-Usage: /dir/ train-ai=n", len("Content-Usage: /dir/ train-a")),
-			func(d Decision) bool { return d.Allowed && d.Usage.Pref("train-ai") != PrefYes }},
+		{"a usage statement", cutAt("User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n", "Content-Usage: /dir/ train-ai=y", len("Content-Usage: /dir/ train-a")),
+			func(d Decision) bool { return d.Allowed && d.Usage.Pref("train-ai") == PrefNo }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestSite(t, tc.body)

@@ -187,7 +187,10 @@ func decideWork(t *parse.Table, mode Mode, groups []int, path string) (bool, Rul
 // widen to its directory as an Allow does; a rule without a path matches
 // with length 0. Rules matching with the same length combine. Each rule
 // is tried without backtracking (see
-// [github.com/robotsgate/robotstxt/matcher]).
+// [github.com/robotsgate/robotstxt/matcher]). A rule whose line was cut
+// (at a NUL byte, past the 16,663 bytes of a line the parser keeps, or by
+// the body limit) states train-ai=n, and a cut Content-Signal record
+// ai-train=no: what was cut may have been a refusal.
 //
 // A Content-Signal record ("Content-Signal: search=yes, ai-train=no")
 // reads as a statement in the AIPREF vocabulary: ai-train is train-ai,

@@ -199,7 +199,7 @@ func TestParseUsageLongStatements(t *testing.T) {
 
 // TestRobotsUsageLongLine reads a Content-Usage rule whose line is as long
 // as the parser keeps: the statement's last member counts; past that
-// length the line is cut, and the cut statement is read.
+// length the line is cut, and it reads as train-ai=n alone.
 func TestRobotsUsageLongLine(t *testing.T) {
 	head := "Content-Usage: /a " + members(manyLabels(1500), "y") + ","
 	for _, tc := range []struct {
@@ -208,14 +208,15 @@ func TestRobotsUsageLongLine(t *testing.T) {
 	}{
 		{"train-ai=n", PrefNo},
 		{"train-ai=n" + strings.Repeat(";p", 100), PrefNo},
-		{"search=y;p=" + strings.Repeat("p", parse.MaxLineLength) + ", train-ai=n", PrefUnknown},
+		{"search=y;p=" + strings.Repeat("p", parse.MaxLineLength) + ", train-ai=y", PrefNo},
 	} {
 		line := head + tc.last
-		if tc.want == PrefNo {
+		if len(line) < parse.MaxLineLength {
 			line += strings.Repeat(" ", parse.MaxLineLength-len(line))
 		}
 		r := Parse([]byte("User-agent: *\n" + line + "\n"))
-		if u := r.Usage("x", "/a/b"); u.Pref("train-ai") != tc.want || tc.want == PrefNo && u.Pref("l1499") != PrefYes {
+		whole := len(line) <= parse.MaxLineLength // else nothing else is read
+		if u := r.Usage("x", "/a/b"); u.Pref("train-ai") != tc.want || (u.Pref("l1499") == PrefYes) != whole {
 			t.Errorf("a line of %d bytes ending %.20q: %s", len(line), tc.last, prefs(u, "train-ai", "l1499"))
 		}
 	}
@@ -1205,11 +1206,12 @@ func BenchmarkCrawlerUsage(b *testing.B) {
 // Usage.
 func (u Usage) statement() string { return u.members }
 
-// TestUsageCutLineStatesNothing: a Content-Usage or Content-Signal line
-// the scanner cuts (too long, or at a NUL) states nothing, as the same
-// statement in a header field does, however its kept part reads: the
-// part cut may have said no.
-func TestUsageCutLineStatesNothing(t *testing.T) {
+// TestUsageCutLineReadsAsRefusal: a Content-Usage or Content-Signal line
+// the scanner cuts (too long, or at a NUL) reads as train-ai=n, however
+// its kept part reads: the part cut may have said no, and a cut rule
+// keeps its path, which stating nothing took a file-wide train-ai=n from
+// (consent80).
+func TestUsageCutLineReadsAsRefusal(t *testing.T) {
 	var filler strings.Builder
 	for i := 0; filler.Len() < parse.MaxLineLength; i++ {
 		fmt.Fprintf(&filler, ", x%d=y", i)
@@ -1221,9 +1223,11 @@ func TestUsageCutLineStatesNothing(t *testing.T) {
 		{"Content-Signal too long", "Content-Signal: ai-train=yes" + strings.ReplaceAll(filler.String(), "=y", "=yes") + ", ai-train=no"},
 		{"Content-Signal with a NUL", "Content-Signal: ai-train=yes\x00, ai-train=no"},
 	} {
-		r := Parse([]byte("User-agent: *\n" + tc.line + "\n"))
-		if got := r.Usage("bot", "/page").Pref("train-ai"); got != PrefUnknown {
-			t.Errorf("%s: train-ai=%v, want unknown", tc.name, got)
+		for _, head := range []string{"", "Content-Usage: train-ai=y\n"} {
+			r := Parse([]byte("User-agent: *\n" + head + tc.line + "\n"))
+			if got := r.Usage("bot", "/page").Pref("train-ai"); got != PrefNo {
+				t.Errorf("%s, after %q: train-ai=%v, want n", tc.name, head, got)
+			}
 		}
 	}
 }

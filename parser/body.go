@@ -45,7 +45,7 @@ type Body struct {
 // a cut character at its end, made up with '*' to the length Google's
 // parser weighs the cut pattern by, so that it beats every rule it would;
 // and a Content-Usage rule cut in its statement, its path, stating
-// nothing; any other is dropped, since a cut allow, user-agent or
+// train-ai=n (what was cut may have been a refusal); any other is dropped, since a cut allow, user-agent or
 // crawl-delay can say what the line does not. A line that ends right at
 // the limit is whole (up to four bytes past it are read to tell). The
 // text is then converted to UTF-8, its encoding told from the bytes kept

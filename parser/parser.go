@@ -74,10 +74,9 @@ type Rule struct {
 // sitemap, a licence or an extension such as crawl-delay.
 type Record struct {
 	Key string // lower case, such as "crawl-delay"
-	// Value is the value as written, white space trimmed; "" for a
-	// Content-Signal record whose line was cut (at a NUL byte or past
-	// MaxLineLength), which states nothing, since what was cut may have
-	// been a refusal.
+	// Value is the value as written, white space trimmed; "ai-train=no"
+	// for a Content-Signal record whose line was cut (at a NUL byte or
+	// past MaxLineLength), since what was cut may have been a refusal.
 	Value string
 	Line  int // 1-based line number
 	// Agents are, for a Content-Signal record of a group, the user-agent
@@ -97,8 +96,11 @@ type UsageRule struct {
 	// rule has none.
 	Path string
 	// Statement is the statement of preference as written, such as
-	// "train-ai=n"; "" when the value has none, or when the line was cut
-	// (at a NUL byte or past MaxLineLength), which then states nothing.
+	// "train-ai=n"; "" when the value has none. When the line was cut (at
+	// a NUL byte or past MaxLineLength, or by the limit of a body [Read]
+	// cut) it is "train-ai=n", whatever was written: what was cut may
+	// have been a refusal, and the rule keeps its path, where a shorter
+	// rule's refusal would otherwise not answer.
 	Statement string
 	Line      int // 1-based line number
 	// Agents are the user-agent lines of its group the rule speaks for:

@@ -63,13 +63,13 @@ func TestNoDirectives(t *testing.T) {
 }
 
 // TestLintCutUsageRule: a Content-Usage rule the 500 KiB limit cuts in
-// its statement, which crawlers read as its path with no statement, is an
-// over-limit error "which ends in this line", as a cut rule is, not the
-// author's usage-syntax error followed by "no rule or other record is
+// its statement, which crawlers read as its path stating train-ai=n, is
+// an over-limit error "which ends in this line", as a cut rule is, not
+// the author's usage-syntax error followed by "no rule or other record is
 // past it".
 func TestLintCutUsageRule(t *testing.T) {
 	comments := pastLimit("User-agent: *\nContent-Usage: train-ai=y\n")
-	cut := comments[:crawlerLimit-len("Content-Usage: /private/ tr")-1] + "\nContent-Usage: /private/ train-ai=n\n"
+	cut := comments[:crawlerLimit-len("Content-Usage: /private/ tr")-1] + "\nContent-Usage: /private/ train-ai=y\n"
 	r := runCmd(t, cut, "lint", "-")
 	if !strings.Contains(r.stdout, "[over-limit]") || strings.Contains(r.stdout, "no rule or other record is past it") || strings.Contains(r.stdout, "[usage-syntax]") {
 		t.Errorf("a Content-Usage rule the limit cuts: exit %d, stdout %q; want an over-limit error for its line", r.code, r.stdout)

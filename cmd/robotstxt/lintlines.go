@@ -98,9 +98,9 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 	case parser.MisspeltKey:
 		lt.add(dg.Line, codeMisspeltKey, "misspelt key %q; read as meant, as Google does", dg.Text)
 	case parser.LineTooLong:
-		lt.add(dg.Line, codeLineTooLong, "line over %d bytes: the rest is dropped", parser.MaxLineLength)
+		lt.add(dg.Line, codeLineTooLong, "line over %d bytes: the rest is dropped%s", parser.MaxLineLength, lt.cutReading(dg.Line))
 	case parser.NULByte:
-		lt.add(dg.Line, codeNUL, "a NUL byte ends the line: the rest of it is dropped")
+		lt.add(dg.Line, codeNUL, "a NUL byte ends the line: the rest of it is dropped%s", lt.cutReading(dg.Line))
 	case parser.InvalidUTF8:
 		lt.add(dg.Line, codeInvalidUTF8, "the line is not valid UTF-8")
 	case parser.AgentCut:
@@ -121,6 +121,19 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 	case parser.BadValue:
 		lt.add(dg.Line, codeBadValue, "value %q does not parse: crawlers that read the key skip it", dg.Text)
 	}
+}
+
+// cutReading says how the parser reads line n, which it cut, when that
+// is a statement of preference: as a refusal, since what was cut may
+// have been one (see parser.UsageRule); "" for another line.
+func (lt *linter) cutReading(n int) string {
+	switch strings.ToLower(lt.lines.parsed(n).Key) {
+	case "content-usage":
+		return ", and its statement reads as train-ai=n: what was cut may have been a refusal"
+	case "content-signal":
+		return ", and the record reads as ai-train=no: what was cut may have been a refusal"
+	}
+	return ""
 }
 
 // keyIntoValue reports a rule or user-agent line whose key ran into its
@@ -534,11 +547,7 @@ func (lt *linter) records() {
 					r.Value, maxCrawlDelay.Seconds())
 			}
 		case "content-signal":
-			if r.Value == "" && lt.lines.value(r.Line) != "" {
-				// The parser empties a record it cut (at a NUL or past
-				// MaxLineLength): what was cut may have been a refusal.
-				lt.add(r.Line, codeSignalValue, "the line is cut: crawlers that read Content-Signal read no preference from it, not even the refusals before the cut")
-			} else if _, err := readPrefs(r.Key, r.Value); err != nil {
+			if _, err := readPrefs(r.Key, r.Value); err != nil {
 				lt.add(r.Line, codeSignalValue, "%v: crawlers that read Content-Signal may read no preference from it", err)
 			}
 		case "noindex", "nofollow", "noarchive":

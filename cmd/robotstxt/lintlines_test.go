@@ -359,30 +359,32 @@ func TestStarAgentAlone(t *testing.T) {
 	}
 }
 
-// TestLintCutContentSignalStatesNothing: a Content-Signal record
-// cut at a NUL byte, or past MaxLineLength, states nothing to the Client
-// (parser.Record.Value is "" for it: what was cut may have been a
-// refusal), so the ai-train=no written before the cut is lost. Lint says
-// that the record states nothing (signal-value), as it says for a cut
-// Content-Usage rule (usage-syntax), not only that "the rest of it is
-// dropped", as if the part before the cut were read.
-func TestLintCutContentSignalStatesNothing(t *testing.T) {
-	for name, line := range map[string]string{
-		"nul":      "Content-Signal: ai-train=no, search=yes\x00junk",
-		"too long": "Content-Signal: ai-train=no, search=yes, x=" + strings.Repeat("y", parser.MaxLineLength) + "z",
+// TestLintCutPreferenceReadsAsRefusal: a Content-Signal record or
+// Content-Usage rule cut at a NUL byte, or past MaxLineLength, reads as a
+// refusal to the Client (what was cut may have been one: consent80 found
+// a cut rule, stating nothing, taking a file-wide train-ai=n from its
+// path), and lint's finding for the cut says so, not only that "the rest
+// of it is dropped", as if the part before the cut were read.
+func TestLintCutPreferenceReadsAsRefusal(t *testing.T) {
+	for name, tc := range map[string]struct{ line, reads string }{
+		"signal nul":      {"Content-Signal: ai-train=yes, search=yes\x00junk", "the record reads as ai-train=no"},
+		"signal too long": {"Content-Signal: ai-train=yes, search=yes, x=" + strings.Repeat("y", parser.MaxLineLength) + "z", "the record reads as ai-train=no"},
+		"usage nul":       {"Content-Usage: /page train-ai=y\x00junk", "its statement reads as train-ai=n"},
+		"usage too long":  {"Content-Usage: /page train-ai=y, x=" + strings.Repeat("y", parser.MaxLineLength) + "z", "its statement reads as train-ai=n"},
 	} {
-		body := "User-agent: *\nDisallow: /private/\n" + line + "\n"
-		// What the Client reads: nothing.
-		if p := robotstxt.Parse([]byte(body)).Usage("FooBot", "/page").Pref("train-ai"); p != robotstxt.PrefUnknown {
-			t.Fatalf("%s: the Client reads train-ai=%v; the test assumes it reads nothing", name, p)
+		body := "User-agent: *\nDisallow: /private/\n" + tc.line + "\n"
+		if p := robotstxt.Parse([]byte(body)).Usage("FooBot", "/page").Pref("train-ai"); p != robotstxt.PrefNo {
+			t.Fatalf("%s: the Client reads train-ai=%v; the test assumes it reads n", name, p)
 		}
 		fs := lintText(t, body)
-		if got := codesAt(fs, codeSignalValue); len(got) != 1 || got[0] != "3:"+codeSignalValue.String() {
-			var all []string
-			for _, f := range fs {
-				all = append(all, fmt.Sprintf("%d:%s: %s", f.Line, f.Code, f.Message))
-			}
-			t.Errorf("%s: want a signal-value finding on line 3 (the record states nothing); got %q", name, all)
+		var all []string
+		found := false
+		for _, f := range fs {
+			all = append(all, fmt.Sprintf("%d:%s: %s", f.Line, f.Code, f.Message))
+			found = found || f.Line == 3 && (f.Code == codeNUL || f.Code == codeLineTooLong) && strings.Contains(f.Message, tc.reads)
+		}
+		if !found {
+			t.Errorf("%s: want a finding on line 3 saying %q; got %q", name, tc.reads, all)
 		}
 	}
 }

@@ -20,6 +20,14 @@ type parsed struct {
 	mode  robotstxt.Mode
 }
 
+// cut reports whether the parser cut line n, at a NUL byte or past
+// MaxLineLength, as far as its diagnostics tell.
+func (p *parsed) cut(n int) bool {
+	return slices.ContainsFunc(p.file.Diagnostics, func(d parser.Diagnostic) bool {
+		return d.Line == n && (d.Kind == parser.NULByte || d.Kind == parser.LineTooLong)
+	})
+}
+
 // parse reads text in mode.
 func parse(text []byte, mode robotstxt.Mode) *parsed {
 	return &parsed{file: parseFile(text, mode), lines: newListing(text), mode: mode}
@@ -109,6 +117,9 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 			var lines []int
 			for _, r := range rules {
 				lines = append(lines, r.Line)
+				if p.cut(r.Line) {
+					it.notes = append(it.notes, fmt.Sprintf("line %d is cut: its statement reads as train-ai=n, since what was cut may have been a refusal", r.Line))
+				}
 				for _, n := range usageNotes(r.Statement) {
 					it.notes = append(it.notes, fmt.Sprintf("line %d: %s", r.Line, n.text))
 				}

@@ -416,3 +416,17 @@ func TestUsageSpeaksForItsRun(t *testing.T) {
 	}
 }
 
+// TestTestShowsACutRuleReadsAsRefusal: test shows a Content-Usage rule
+// cut at a NUL byte as the Client reads it, train-ai=n, and says why: a
+// cut rule, stating nothing, took the file-wide refusal from its path.
+func TestTestShowsACutRuleReadsAsRefusal(t *testing.T) {
+	body := "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /page train-ai=y\x00, junk\n"
+	r := runCmd(t, body, "test", "-file", "-", "/page")
+	if lines := outputLines(r.stdout); len(lines) != 2 || !strings.Contains(lines[1], "usage train-ai=n ") ||
+		!strings.Contains(lines[1], "line 3 is cut: its statement reads as train-ai=n") {
+		t.Errorf("stdout:\n%s", r.stdout)
+	}
+	if p := robotstxt.Parse([]byte(body)).Usage(defaultAgent, "/page").Pref("train-ai"); p != robotstxt.PrefNo {
+		t.Errorf("the Client reads train-ai=%v", p)
+	}
+}

@@ -352,11 +352,11 @@ func inflater(r io.Reader) io.Reader {
 //     so weighed, it beats no fewer rules than the cut pattern would (but
 //     for a pattern that the padding would take past MaxLineLength,
 //     which weighs what fits);
-//   - a Content-Usage rule cut in its statement, its path, stating
-//     nothing, as a line cut at MaxLineLength is read: a shorter rule's
-//     statement must not answer for the paths it named (one cut within
-//     its path is dropped: a prefix of it, stating nothing, would take a
-//     shorter rule's refusal from paths it did not name);
+//   - a Content-Usage rule cut in its statement, its path, with the
+//     statement parse.CutUsage, as a line cut at MaxLineLength is read: a
+//     shorter rule's statement must not answer for the paths it named,
+//     and what was cut may have been a refusal (one cut within its path
+//     is dropped: a prefix of it would speak for paths it did not name);
 //   - nothing of any other line, lest a cut allow, user-agent or
 //     crawl-delay say what the line did not.
 //
@@ -380,7 +380,7 @@ func dropCutLine(b []byte, left int) []byte {
 			if j < 0 {
 				j = len(l.Value)
 			}
-			return append(b[:i+1:i+1], v[:start+j]...)
+			return append(append(b[:i+1:i+1], v[:start+j]...), " "+parse.CutUsage...)
 		case l.Key != parse.KeyDisallow:
 			return b[:i+1]
 		}

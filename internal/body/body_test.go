@@ -126,6 +126,25 @@ var fuzzCodings = []string{"", "identity", "gzip", "x-gzip", "deflate", "gzip, i
 var fuzzContentTypes = []string{"", "text/plain", "text/plain; charset=utf-8", "text/plain; charset=iso-8859-1",
 	"text/plain; charset=gb18030", "text/plain; charset=shift_jis"}
 
+// cutUsage reports whether l is a Content-Usage rule a limit cut in its
+// statement, kept with the statement parse.CutUsage.
+func cutUsage(l parse.Line) bool {
+	return l.Key == parse.KeyContentUsage && strings.HasSuffix(l.Value, " "+parse.CutUsage)
+}
+
+// readPrefix returns text, a body's as Read returns it cut, less what Read
+// makes up of its cut last line: a disallow's '*' or a Content-Usage
+// rule's statement.
+func readPrefix(text []byte) []byte {
+	last := text[bytes.LastIndexAny(text, "\r\n")+1:]
+	for l := range parse.Lines(string(last)) {
+		if cutUsage(l) {
+			return bytes.TrimSuffix(text, []byte(" "+parse.CutUsage))
+		}
+	}
+	return bytes.TrimRight(text, "*")
+}
+
 func FuzzRead(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /\n"), uint8(0), uint8(0), true, uint32(10))
 	f.Add([]byte("User-agent: *\nDisallow: /\nAllow: /public/page.html\n"), uint8(2), uint8(1), true, uint32(35))
@@ -201,14 +220,14 @@ func FuzzRead(f *testing.F) {
 			cut := b.Text[last+1:]
 			if !whole && len(cut) > 0 && !parse.Settled(string(cut)) {
 				for l := range parse.Lines(string(cut)) {
-					if l.Key != parse.KeyDisallow || l.Value == "" || strings.HasSuffix(l.Value, "$") {
+					if (l.Key != parse.KeyDisallow || l.Value == "" || strings.HasSuffix(l.Value, "$")) && !cutUsage(l) {
 						t.Fatalf("truncated Text ends with a %d-byte partial line %q", len(cut), cut)
 					}
 				}
 			}
 			// A kept line of valid UTF-8 reads as the whole line does, or,
 			// a disallow, as a prefix of its pattern, made up with '*'.
-			if !whole && len(cut) > 0 && utf8.Valid(data) && bytes.HasPrefix(data, bytes.TrimRight(b.Text, "*")) {
+			if !whole && len(cut) > 0 && utf8.Valid(data) && bytes.HasPrefix(data, readPrefix(b.Text)) {
 				line := data[last+1:]
 				if end := bytes.IndexAny(line, "\r\n"); end >= 0 {
 					line = line[:end]
@@ -217,6 +236,7 @@ func FuzzRead(f *testing.F) {
 					for w := range parse.Lines(string(line)) {
 						switch {
 						case c.Key == parse.KeyDisallow && w.Key == parse.KeyDisallow && strings.HasPrefix(w.Value, strings.TrimRight(c.Value, "*")):
+						case cutUsage(c) && w.Key == parse.KeyContentUsage && strings.HasPrefix(w.Value, strings.TrimSuffix(c.Value, parse.CutUsage)):
 						case c.Key != w.Key || c.Value != w.Value || c.Flags&^parse.FlagTooLong != w.Flags&^parse.FlagTooLong: // a NUL cut it first
 							t.Fatalf("cut line %q reads as %v %q %b; the whole line %q as %v %q %b", cut, c.Key, c.Value, c.Flags, line, w.Key, w.Value, w.Flags)
 						}
@@ -232,8 +252,8 @@ func FuzzRead(f *testing.F) {
 			if !b.Truncated && !bytes.Equal(b.Text, data) {
 				t.Fatalf("valid UTF-8 read as %q, want it unchanged", b.Text)
 			}
-			if b.Truncated && !bytes.HasPrefix(data, bytes.TrimRight(b.Text, "*")) {
-				t.Fatalf("valid UTF-8 cut to %q, not a prefix of the input but for a disallow's '*'", b.Text)
+			if b.Truncated && !bytes.HasPrefix(data, readPrefix(b.Text)) {
+				t.Fatalf("valid UTF-8 cut to %q, not a prefix of the input but for a disallow's '*' or a Content-Usage rule's statement", b.Text)
 			}
 		}
 		if b.Truncated && b.Charset != "utf-8" && !encodeIt {
@@ -241,7 +261,7 @@ func FuzzRead(f *testing.F) {
 			// in the same charset, but for a disallow's '*': no character
 			// it cut becomes another.
 			all, err := Read(bytes.NewReader(data), header, -1)
-			if err == nil && all.Charset == b.Charset && !bytes.HasPrefix(all.Text, bytes.TrimRight(b.Text, "*")) {
+			if err == nil && all.Charset == b.Charset && !bytes.HasPrefix(all.Text, readPrefix(b.Text)) {
 				t.Fatalf("%s cut to %q, not a prefix of the whole body's %q", b.Charset, b.Text, all.Text)
 			}
 		}
@@ -612,7 +632,8 @@ func TestReadGzipMembers(t *testing.T) {
 // short (a prefix covers more, as Google's parser reads the first 500
 // KiB), less a '$', a cut escape or a cut character at its end, each
 // made up with '*' to the weight Google's parser gives it; a
-// Content-Usage rule's path, stating nothing; and any line whose comment
+// Content-Usage rule's path, stating train-ai=n, as a cut statement
+// reads; and any line whose comment
 // began before the cut; any other line is dropped.
 func TestReadBodyCutDisallow(t *testing.T) {
 	const head = "User-agent: *\n"
@@ -634,11 +655,11 @@ func TestReadBodyCutDisallow(t *testing.T) {
 		{"Disallow: /a%2Fb", "Disallow: /a%", "Disallow: /a*"},
 		{"Disallow: /a%2Fb", "Disallow: /a%2F", "Disallow: /a%2F"},
 		{"Disallow: /ü", "Disallow: /\xc3", "Disallow: /***"},
-		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /private/ train-a", "Content-Usage: /private/"},
+		{"Content-Usage: /private/ train-ai=y", "Content-Usage: /private/ train-a", "Content-Usage: /private/ train-ai=n"},
 		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /priv", ""},
-		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /private/ ", "Content-Usage: /private/"},
-		{"Content-Usage: /private/\ttrain-ai=n", "Content-Usage: /private/\t", "Content-Usage: /private/"},
-		{"Content-Usage: /private/   train-ai=n", "Content-Usage: /private/  ", "Content-Usage: /private/"},
+		{"Content-Usage: /private/ train-ai=y", "Content-Usage: /private/ ", "Content-Usage: /private/ train-ai=n"},
+		{"Content-Usage: /private/\ttrain-ai=y", "Content-Usage: /private/\t", "Content-Usage: /private/ train-ai=n"},
+		{"Content-Usage: /private/   train-ai=y", "Content-Usage: /private/  ", "Content-Usage: /private/ train-ai=n"},
 		{"Disallow:     /x", "Disallow:  ", ""},
 		{"Disallow: $x", "Disallow: $", ""},
 		{"Allow: /public", "Allow: /pub", ""},

@@ -204,7 +204,7 @@ func (b *builder) pattern(p string) string {
 func (b *builder) extension(l *Line) {
 	id, known := extensionKey(l.RawKey)
 	if id == contentSignalKey && l.Flags&(FlagTooLong|FlagNUL) != 0 {
-		l.Value = "" // see usageRule
+		l.Value = cutSignal
 	}
 	r := record{line: uint32(l.Num), n: uint16(len(l.Value))}
 	if known {

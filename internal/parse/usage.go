@@ -19,6 +19,16 @@ type UsageRule struct {
 	Line      int
 }
 
+// What a Content-Usage statement and a Content-Signal value cut short (at
+// a NUL byte, past MaxLineLength, or by a body limit) read as: what was
+// cut may have been a refusal, and a cut rule keeps its path, which would
+// take a shorter rule's refusal from the paths it names were it to state
+// nothing.
+const (
+	CutUsage  = "train-ai=n"
+	cutSignal = "ai-train=no"
+)
+
 // splitUsage splits the value of a Content-Usage rule into its path, up
 // to a blank, and its statement, or all statement unless it starts '/'.
 func splitUsage(value string) (path, statement string) {
@@ -87,9 +97,7 @@ func (b *builder) usageRule(l *Line) {
 	run := b.run() // a rule dropped below ends its run too
 	path, stmt := splitUsage(l.Value)
 	if l.Flags&(FlagTooLong|FlagNUL) != 0 {
-		// What the scanner cut may have said no: the statement states
-		// nothing, as an over-long or unparsable header field does.
-		stmt = ""
+		stmt = CutUsage
 	}
 	if path != "" {
 		path = b.pattern(path)
