@@ -112,7 +112,10 @@ func authority(host, scheme string) (string, error) {
 		return "", fmt.Errorf("botauth: host %q is no Host net/http sends", host)
 	}
 	if i, j := strings.IndexByte(host, '%'), strings.IndexByte(host, ']'); host[0] == '[' && 0 < i && i < j {
-		host = host[:i] + host[j:] // an IPv6 zone, which net/http does not send
+		// net/http leaves an IPv6 zone out of an HTTP/1.1 Host but keeps
+		// it in HTTP/2's :authority: whichever is signed, a server
+		// reading the other would find the signature does not verify.
+		return "", fmt.Errorf("botauth: host %q has an IPv6 zone, which HTTP/1.1 sends without and HTTP/2 with: no one authority to sign", host)
 	}
 	host = strings.TrimSuffix(ascii.LowerString(host), ":")
 	return strings.TrimSuffix(host, defaultPorts[ascii.LowerString(scheme)]), nil

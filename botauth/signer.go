@@ -257,7 +257,9 @@ func (s *Signer) KeyID() string { return s.keys[0].id }
 // The authority (RFC 9421 §2.2.3) is req.Host, or else req.URL.Host,
 // lower-cased, without an empty port or that of req.URL's scheme; an
 // internationalised name as net/http sends it, in punycode. Sign fails,
-// changing nothing, if there is none or it has no such form. A Host
+// changing nothing, if there is none or it has no such form, or for an
+// IPv6 literal with a zone, which net/http sends without it over
+// HTTP/1.1 and with it over HTTP/2: no one authority to sign. A Host
 // naming another authority than req.URL gets a signature for the
 // Host's, sent to req.URL's server: set it only to reach the same site.
 //

@@ -839,9 +839,20 @@ func (s *signedHosts) RoundTrip(req *http.Request) (*http.Response, error) {
 // the caller sets for another site whose A-labels are IDNA's though its
 // other labels are none of a host name's (an underscore, "--" in third
 // place, a digit-led label beside a right-to-left one), and a URL's
-// host in ASCII, which net/http dials and sends alike (a zoned IPv6
-// literal, 127.1, 0x7f.0.0.1), with no Host set.
+// host in ASCII, which net/http dials and sends alike (127.1,
+// 0x7f.0.0.1), with no Host set. A zoned IPv6 literal, which HTTP/1.1
+// sends without its zone and HTTP/2 with it, is refused, not sent with
+// a signature one of them cannot verify (botauth80).
 func TestTransportHostAsDialledSigns(t *testing.T) {
+	for _, scheme := range []string{"http", "https"} {
+		rec := &signedHosts{}
+		req := &http.Request{Method: http.MethodGet, Header: make(http.Header),
+			URL: &url.URL{Scheme: scheme, Host: "[fe80::1%eth0]:8080", Path: "/"}}
+		if resp, err := NewTransport(rec, newTestSigner(t)).RoundTrip(req); err == nil {
+			resp.Body.Close()
+			t.Errorf("%s to a zoned IPv6 literal: sent, %d signed; want it refused", scheme, len(rec.hosts))
+		}
+	}
 	for _, c := range []struct{ host, urlHost string }{
 		{"my_shop.example.ru", "192.0.2.10:8080"},
 		{"my_shop.xn--p1ai", "192.0.2.10:8080"},
@@ -849,7 +860,6 @@ func TestTransportHostAsDialledSigns(t *testing.T) {
 		{"r3---sn-abc.xn--p1ai", "192.0.2.10:8080"},
 		{"shop-.xn--p1ai", "192.0.2.10:8080"},
 		{"123.xn--4dbrk0ce", "192.0.2.10:8080"},
-		{"", "[fe80::1%eth0]:8080"},
 		{"", "127.1"},
 		{"", "0x7f.0.0.1"},
 	} {
