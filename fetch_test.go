@@ -1900,6 +1900,18 @@ func TestFetchCutLineWeighsAsGoogle(t *testing.T) {
 			func(d Decision) bool { return !d.Allowed }},
 		{"a usage statement", cutAt("User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n", "Content-Usage: /dir/ train-ai=y", len("Content-Usage: /dir/ train-a")),
 			func(d Decision) bool { return d.Allowed && d.Usage.Pref("train-ai") == PrefNo }},
+		// review128, consent81: these were dropped, the cut line stating
+		// nothing.
+		{"a usage statement without a path", cutAt("User-agent: *\nAllow: /\n", "Content-Usage: train-ai=y, search=y", len("Content-Usage: train-ai=y, sea")),
+			func(d Decision) bool { return d.Allowed && d.Usage.Pref("train-ai") == PrefNo }},
+		{"a usage path", cutAt("User-agent: *\nAllow: /\nContent-Usage: /dir/ train-ai=y\n", "Content-Usage: /dir/%E7%89%B9/ train-ai=y", len("Content-Usage: /dir/%E7")),
+			func(d Decision) bool { return d.Allowed && d.Usage.Pref("train-ai") == PrefNo }},
+		{"a Content-Signal record", cutAt("User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n", "Content-Signal: search=no, ai-train=yes", len("Content-Signal: search=no, ai-tr")),
+			func(d Decision) bool {
+				return d.Allowed && d.Usage.Pref("train-ai") == PrefNo && d.Usage.Pref("search") == PrefNo
+			}},
+		{"a file-wide Content-Signal record", cutAt("", "Content-Signal: ai-train=yes, search=yes", len("Content-Signal: ai-train=yes, se")),
+			func(d Decision) bool { return d.Allowed && d.Usage.Pref("train-ai") == PrefNo }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestSite(t, tc.body)

@@ -130,7 +130,9 @@ const maxLicenses = 16
 //     resp.Request in the robots.txt the Transport sent it under; also
 //     train-ai=n, Where "unreadable", for a path spelled otherwise than
 //     served whose forms cost past a bound to check against a hostile
-//     file's rules (see [Decision].Rule);
+//     file's rules (see [Decision].Rule); a rule or record whose line was
+//     cut short is listed with Where "unreadable" too, as the refusals it
+//     is read as (see [Robots.Usage]);
 //   - "content-usage-header": the Content-Usage header field, its lines
 //     but empty ones joined with ", " into one statement;
 //   - "content-signal-header": the Content-Signal header field (as sites
@@ -1956,11 +1958,25 @@ func (rd *reading) robotsTxt(t *parse.Table, mode Mode, runs []int, paths []stri
 		counted := parseUsage(r.Statement).filter(func(label, v string) bool {
 			return prefOf(v) != PrefYes || said[label]
 		})
-		rd.list("robots.txt", lineOf(r.Line), r.Statement, counted)
+		where, value := placeOf(t, r.Line, r.Statement)
+		rd.list("robots.txt", where, value, counted)
 	}
 	for _, r := range signals(t, runs) {
-		rd.list("content-signal", lineOf(r.Line), r.Value, parseContentSignal(r.Value))
+		where, value := placeOf(t, r.Line, r.Value)
+		rd.list("content-signal", where, value, parseContentSignal(r.Value))
 	}
+}
+
+// placeOf returns the Where and Value of a signal of robots.txt line n,
+// whose statement is stmt: "unreadable" and why for a line cut short,
+// whose statement the parser made of its refusals (see parse.Table.Cut),
+// not what the site wrote.
+func placeOf(t *parse.Table, n int, stmt string) (where, value string) {
+	if t.Cut(n) {
+		return "unreadable", lineOf(n) + " is cut short (at a NUL byte, past 16,663 bytes, or by the body limit): " +
+			"read as its refusals and train-ai=n, since what was cut may have been one"
+	}
+	return lineOf(n), stmt
 }
 
 // lineOf returns the Where of robots.txt line n.

@@ -1094,6 +1094,29 @@ func TestReceiptJoinedGroupNotItsStatements(t *testing.T) {
 	}
 }
 
+// TestReceiptCutLineIsUnreadable: a Content-Usage rule or Content-Signal
+// record cut short (here at a NUL byte) is listed Where "unreadable", with
+// what it is read as and why, not as the statement the parser made of it
+// quoted at its line as if the site wrote it (review128).
+func TestReceiptCutLineIsUnreadable(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nContent-Usage: search=n, train-ai=y\x00 (cut)\nContent-Signal: search=yes, ai-train=yes\x00 (cut)\n")
+	_, tr, hc := newTestTransport(t)
+	resp, body := fetchPage(t, hc, s.URL+"/page")
+	r := tr.Receipt(resp, body)
+	if r.Usage.Pref("train-ai") != PrefNo || r.Usage.Pref("search") != PrefNo {
+		t.Errorf("usage %q, want train-ai=n and search=n (the rule's, over the record's yes)", r.Usage)
+	}
+	for _, sg := range r.Signals {
+		if sg.Where != "unreadable" || !strings.Contains(sg.Value, "cut short") || sg.Pref != PrefNo {
+			t.Errorf("signal %+v: want Where unreadable, saying the line is cut short, a refusal", sg)
+		}
+	}
+	if len(r.Signals) != 3 {
+		t.Errorf("signals %q, want the rule's two refusals and the record's one (its yes before the cut read as none)", sigs(r.Signals))
+	}
+}
+
 // TestReceiptListsWhatUsageCounts: for random Content-Usage rules, some
 // for other crawlers, and URLs a server may serve as other paths, in both
 // modes, the robots.txt

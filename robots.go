@@ -103,7 +103,8 @@ func (r *Robots) Check(agent, url string) Decision {
 	if !d.Allowed {
 		return d
 	}
-	runs, signal := r.usage(agent, groups)
+	var buf [8]int
+	runs, signal := r.usage(buf[:0], agent, groups)
 	if r.t.HasUsage(runs) {
 		d.Usage = stated(r.t, r.mode, runs, path)
 	}
@@ -127,14 +128,14 @@ func (r *Robots) groups(agent string) []int {
 }
 
 // usage returns the runs of groups, agent's, that speak for agent (see
-// parse.Table.UsageRuns) and the preferences of their Content-Signal
-// records, remembered for the first crawler checked.
-func (r *Robots) usage(agent string, groups []int) ([]int, Usage) {
+// parse.Table.UsageRuns), appended to dst, and the preferences of their
+// Content-Signal records, remembered for the first crawler checked.
+func (r *Robots) usage(dst []int, agent string, groups []int) ([]int, Usage) {
 	if f := r.first.Load(); f != nil && f.agent == agent {
 		return f.runs, f.signal
 	}
 	_, named := r.t.GroupsOf(agent)
-	runs := r.t.UsageRuns(nil, groups, named, agent)
+	runs := r.t.UsageRuns(dst, groups, named, agent)
 	return runs, signalOf(r.t, runs)
 }
 
@@ -176,10 +177,11 @@ func decideWork(t *parse.Table, mode Mode, groups []int, path string) (bool, Rul
 // which lines state them. For a URL Allowed refuses it is the zero Usage.
 //
 // A Content-Usage rule speaks for the user-agent lines before it, up to
-// the last rule of any kind (Allow, Disallow, Content-Usage,
-// Content-Signal), as RFC 9309 groups lines: not for those after it, even
-// when they join its group because no Allow or Disallow came between (see
-// [github.com/robotsgate/robotstxt/parser.Group.AgentsFor]). The rules
+// the last line of another key (a rule, a record such as Crawl-delay, a
+// Sitemap), as a file whose groups each end in a rule is read: not for
+// those after it, even when they join its group because no Allow or
+// Disallow came between (see
+// [github.com/robotsgate/robotstxt/parser.UsageRule].Agents). The rules
 // that speak for a crawler merge, as Allow and Disallow do: those naming
 // it, or when no group names it, those of "*". The rule whose
 // path matches url with the greatest length decides, matched as a rule's
@@ -187,10 +189,11 @@ func decideWork(t *parse.Table, mode Mode, groups []int, path string) (bool, Rul
 // widen to its directory as an Allow does; a rule without a path matches
 // with length 0. Rules matching with the same length combine. Each rule
 // is tried without backtracking (see
-// [github.com/robotsgate/robotstxt/matcher]). A rule whose line was cut
-// (at a NUL byte, past the 16,663 bytes of a line the parser keeps, or by
-// the body limit) states train-ai=n, and a cut Content-Signal record
-// ai-train=no: what was cut may have been a refusal.
+// [github.com/robotsgate/robotstxt/matcher]). A rule or record whose line
+// was cut short (at a NUL byte, past the 16,663 bytes of a line the parser
+// keeps, or by the body limit) states only the refusals before the cut
+// and train-ai=n: what was cut may have been a refusal, or taken a yes
+// back.
 //
 // A Content-Signal record ("Content-Signal: search=yes, ai-train=no")
 // reads as a statement in the AIPREF vocabulary: ai-train is train-ai,
@@ -198,14 +201,15 @@ func decideWork(t *parse.Table, mode Mode, groups []int, path string) (bool, Rul
 // name; yes is y and no is n. Of a malformed pair, such as
 // "/blog/ ai-train=no" or "search=yes; ai-train=no", only the refusals
 // are read (ai-train=no), never a yes; so of every pair of a record that
-// // starts with a path other than "/", and of the pairs after it. A record
+// starts with a path other than "/", and of the pairs after it. A record
 // speaks for the user-agent lines a Content-Usage rule in its place
 // would, even past blank lines; one before the first user-agent line
 // speaks for every crawler. The records that apply cover every URL the
 // crawler may fetch.
 func (r *Robots) Usage(agent, url string) Usage {
 	groups := r.groups(agent)
-	runs, signal := r.usage(agent, groups)
+	var buf [8]int
+	runs, signal := r.usage(buf[:0], agent, groups)
 	return usageOf(r.t, r.mode, groups, runs, match.Path(url), signal)
 }
 

@@ -757,6 +757,12 @@ func TestRobotsUsage(t *testing.T) {
 		{name: "and its rules, not their statements (consent80: GPTBot's yes reached ExampleBot)",
 			body:  "User-agent: GPTBot\nContent-Usage: train-ai=y\nContent-Signal: search=yes\n\nUser-agent: ExampleBot\nDisallow: /private/\n",
 			agent: "ExampleBot", url: "/public", want: ""},
+		{name: "a record such as a crawl-delay ends the user-agent lines a statement speaks for (review128)",
+			body:  "User-agent: GPTBot\nCrawl-delay: 10\n\nUser-agent: ExampleBot\nContent-Usage: train-ai=y\nContent-Signal: search=yes\nDisallow: /private/\n",
+			agent: "GPTBot", url: "/page", want: ""},
+		{name: "as a sitemap does",
+			body:  "User-agent: GPTBot\nSitemap: https://example.com/s.xml\nUser-agent: ExampleBot\nContent-Usage: train-ai=y\n",
+			agent: "GPTBot", url: "/page", want: ""},
 		{name: "the statement's own crawler obeys the joined group's rules",
 			body:  "User-agent: GPTBot\nContent-Usage: train-ai=y\n\nUser-agent: ExampleBot\nDisallow: /private/\n",
 			agent: "GPTBot", url: "/private/x", want: ""},
@@ -1049,6 +1055,7 @@ func TestPropertyUsageAgreesWithReference(t *testing.T) {
 func TestUsageWithoutRulesDoesNotAllocate(t *testing.T) {
 	plain := Parse([]byte("User-agent: *\nDisallow: /private/\n"))
 	rules := Parse([]byte("User-agent: *\nDisallow: /private/\nContent-Usage: /a/ train-ai=n\n"))
+	rules.Allowed("x", "/") // the first crawler checked
 	signal := Parse([]byte("Content-Signal: ai-train=no\nUser-agent: *\nDisallow: /private/\nContent-Signal: search=yes\n"))
 	signal.Allowed("x", "/") // the first crawler checked: its Content-Signal preferences are kept
 	pc, rc := plain.agentRules("x"), rules.agentRules("x")
@@ -1062,6 +1069,9 @@ func TestUsageWithoutRulesDoesNotAllocate(t *testing.T) {
 		"Usage matching no rule":                func() { rc.Usage("/b") },
 		"Robots.Usage of Content-Signal":        func() { signal.Usage("x", "/a/b") },
 		"Robots.Check of Content-Signal":        func() { signal.Check("x", "/a/b") },
+		// review128: the runs a crawler other than the first reads were
+		// found into a slice of their own.
+		"Robots.Check of a path no rule covers, by another crawler": func() { rules.Check("y", "/b") },
 	} {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
 			t.Errorf("%s: %v allocations, want 0", name, n)
@@ -1222,11 +1232,18 @@ func TestUsageCutLineReadsAsRefusal(t *testing.T) {
 		{"Content-Usage with a NUL", "Content-Usage: train-ai=y\x00, train-ai=n"},
 		{"Content-Signal too long", "Content-Signal: ai-train=yes" + strings.ReplaceAll(filler.String(), "=y", "=yes") + ", ai-train=no"},
 		{"Content-Signal with a NUL", "Content-Signal: ai-train=yes\x00, ai-train=no"},
+		// consent81: the refusals before the cut count.
+		{"Content-Usage keeping its refusals", "Content-Usage: /page search=n, train-ai=y\x00, train-ai=n"},
+		{"Content-Signal keeping its refusals", "Content-Signal: search=no, ai-train=yes\x00, ai-train=no"},
 	} {
-		for _, head := range []string{"", "Content-Usage: train-ai=y\n"} {
+		for _, head := range []string{"", "Content-Usage: train-ai=y, search=y\n"} {
 			r := Parse([]byte("User-agent: *\n" + head + tc.line + "\n"))
-			if got := r.Usage("bot", "/page").Pref("train-ai"); got != PrefNo {
+			u := r.Usage("bot", "/page")
+			if got := u.Pref("train-ai"); got != PrefNo {
 				t.Errorf("%s, after %q: train-ai=%v, want n", tc.name, head, got)
+			}
+			if got := u.Pref("search"); strings.Contains(tc.name, "refusals") && got != PrefNo {
+				t.Errorf("%s, after %q: search=%v, want n, stated before the cut", tc.name, head, got)
 			}
 		}
 	}

@@ -44,8 +44,9 @@ type Body struct {
 // Google's parser reads the first 500 KiB), less a '$', a cut escape or
 // a cut character at its end, made up with '*' to the length Google's
 // parser weighs the cut pattern by, so that it beats every rule it would;
-// and a Content-Usage rule cut in its statement, its path, stating
-// train-ai=n (what was cut may have been a refusal); any other is dropped, since a cut allow, user-agent or
+// and a Content-Usage rule or Content-Signal record, ended with two NUL
+// bytes, which [Parse] reads as a line cut short: a refusal (see
+// [UsageRule].Statement); any other is dropped, since a cut allow, user-agent or
 // crawl-delay can say what the line does not. A line that ends right at
 // the limit is whole (up to four bytes past it are read to tell). The
 // text is then converted to UTF-8, its encoding told from the bytes kept

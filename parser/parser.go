@@ -9,6 +9,7 @@
 package parser
 
 import (
+	"slices"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/parse"
@@ -74,14 +75,20 @@ type Rule struct {
 // sitemap, a licence or an extension such as crawl-delay.
 type Record struct {
 	Key string // lower case, such as "crawl-delay"
-	// Value is the value as written, white space trimmed; "ai-train=no"
-	// for a Content-Signal record whose line was cut (at a NUL byte or
-	// past MaxLineLength), since what was cut may have been a refusal.
+	// Value is the value as written, white space trimmed. For a
+	// Content-Signal record whose line was cut short (at a NUL byte, past
+	// MaxLineLength, or by the limit of a body [Read] cut) it is the
+	// refusals before the cut (key=no) and ai-train=no, such as
+	// "search=no, ai-train=no": what was cut may have been a refusal, or
+	// taken a yes back.
 	Value string
 	Line  int // 1-based line number
 	// Agents are, for a Content-Signal record of a group, the user-agent
 	// lines it speaks for, as a [UsageRule]'s; nil for any other record.
 	Agents []UserAgent
+	// Cut reports, for a Content-Signal record, that its line was cut
+	// short: its Value is then what it is read as (see Value).
+	Cut bool
 }
 
 // A UsageRule is a Content-Usage line of a group (IETF AIPREF): a
@@ -96,22 +103,28 @@ type UsageRule struct {
 	// rule has none.
 	Path string
 	// Statement is the statement of preference as written, such as
-	// "train-ai=n"; "" when the value has none. When the line was cut (at
-	// a NUL byte or past MaxLineLength, or by the limit of a body [Read]
-	// cut) it is "train-ai=n", whatever was written: what was cut may
-	// have been a refusal, and the rule keeps its path, where a shorter
-	// rule's refusal would otherwise not answer.
+	// "train-ai=n"; "" when the value has none. When the line was cut
+	// short (at a NUL byte, past MaxLineLength, or by the limit of a body
+	// [Read] cut) it is the refusals before the cut (label=n) and
+	// train-ai=n, such as "search=n, train-ai=n": what was cut may have
+	// been a refusal, or taken a yes back; and the rule keeps its path (a
+	// prefix of it, for a cut within it), where a shorter rule's
+	// statement would otherwise answer.
 	Statement string
 	Line      int // 1-based line number
 	// Agents are the user-agent lines of its group the rule speaks for:
-	// the last one before it, and those before that back to a rule of
-	// any kind (allow, disallow, Content-Usage, Content-Signal), as
-	// RFC 9309 groups lines. Those after it may join its group, since
-	// only an allow or disallow rule ends one, but a statement made for
-	// one crawler is not made for the next one named. A crawler reads
-	// the rules whose Agents name it, or when no group names it, those
-	// whose Agents hold "*", as the robotstxt package does.
+	// the last one before it, and those before that back to a line of
+	// another key (a rule, a record such as crawl-delay, a sitemap), as
+	// a file whose groups each end in a rule is read. Those after it may
+	// join its group, since only an allow or disallow rule ends one, but
+	// a statement made for one crawler is not made for the next one
+	// named. A crawler reads the rules whose Agents name it, or when no
+	// group names it, those whose Agents hold "*", as the robotstxt
+	// package does.
 	Agents []UserAgent
+	// Cut reports that the line was cut short: its Statement is then what
+	// it is read as (see Statement).
+	Cut bool
 }
 
 // MaxLineLength is how many bytes of a line are kept, as by Google's
@@ -133,39 +146,51 @@ func ParseRFC9309(body []byte) *File {
 }
 
 func fromParse(f *parse.File) *File {
+	cut := func(line int) bool {
+		_, found := slices.BinarySearch(f.Cut, line)
+		return found
+	}
 	return &File{
-		Groups:      each(f.Groups, fromGroup),
+		Groups:      each(f.Groups, func(g parse.Group) Group { return fromGroup(g, cut) }),
 		Sitemaps:    each(f.Sitemaps, fromRecord),
 		Licenses:    each(f.Licenses, fromRecord),
-		Extensions:  each(f.Extensions, fromRecord),
+		Extensions:  each(f.Extensions, func(r parse.Record) Record { return fromSignal(r, nil, cut) }),
 		Diagnostics: each(f.Diagnostics, fromDiagnostic),
 		Lines:       f.Lines,
 	}
 }
 
-func fromGroup(g parse.Group) Group {
+func fromGroup(g parse.Group, cut func(line int) bool) Group {
 	agents := each(g.Agents, func(a parse.UserAgent) UserAgent { return UserAgent(a) })
 	speakers := func(line int) []UserAgent {
 		b := g.Speakers[line]
 		return agents[b[0]:b[1]:b[1]]
 	}
 	return Group{
-		Agents: agents,
-		Rules:  each(g.Rules, func(r parse.Rule) Rule { return Rule(r) }),
-		Extensions: each(g.Extensions, func(r parse.Record) Record {
-			out := fromRecord(r)
-			if _, ok := g.Speakers[r.Line]; ok && r.Key == "content-signal" {
-				out.Agents = speakers(r.Line)
-			}
-			return out
-		}),
+		Agents:     agents,
+		Rules:      each(g.Rules, func(r parse.Rule) Rule { return Rule(r) }),
+		Extensions: each(g.Extensions, func(r parse.Record) Record { return fromSignal(r, speakers, cut) }),
 		Usage: each(g.Usage, func(u parse.UsageRule) UsageRule {
-			return UsageRule{Path: u.Path, Statement: u.Statement, Line: u.Line, Agents: speakers(u.Line)}
+			return UsageRule{Path: u.Path, Statement: u.Statement, Line: u.Line, Agents: speakers(u.Line), Cut: cut(u.Line)}
 		}),
 	}
 }
 
 func fromRecord(r parse.Record) Record { return Record{Key: r.Key, Value: r.Value, Line: r.Line} }
+
+// fromSignal converts an extension record, telling for a Content-Signal
+// record whom it speaks for (speakers, of its group's; nil before the
+// first group) and whether its line was cut short.
+func fromSignal(r parse.Record, speakers func(line int) []UserAgent, cut func(line int) bool) Record {
+	out := fromRecord(r)
+	if r.Key == "content-signal" {
+		if speakers != nil {
+			out.Agents = speakers(r.Line)
+		}
+		out.Cut = cut(r.Line)
+	}
+	return out
+}
 
 // each returns s with every element converted by to; nil for nil.
 func each[F, T any](s []F, to func(F) T) []T {

@@ -202,7 +202,8 @@ func TestParseKeepsEverything(t *testing.T) {
 		t.Fatalf("no corpus: %v", err)
 	}
 	bodies := [][]byte{[]byte("Crawl-delay: 1\nUser-agent: FooBot/1\nContent-Usage: /a train-ai=n\nUser-agent: *\nContent-Signal: search=yes\nDisallow: /%7ex\n" +
-		"Allow: /y\nCrawl-delay: 2\nSitemap: https://e.test/s\nLicense: https://e.test/l\nfoo\n")}
+		"Allow: /y\nCrawl-delay: 2\nSitemap: https://e.test/s\nLicense: https://e.test/l\nfoo\n" +
+		"Content-Usage: /c search=n\x00cut\nContent-Signal: search=no\x00cut\n")}
 	for _, name := range files {
 		body, err := os.ReadFile(name)
 		if err != nil {
@@ -229,21 +230,29 @@ func TestParseKeepsEverything(t *testing.T) {
 				}
 				for j, u := range g.Usage {
 					check(u.Line, u.Agents)
-					g.Usage[j].Agents = nil
+					if _, cut := slices.BinarySearch(twin.Cut, u.Line); u.Cut != cut {
+						t.Fatalf("body %d: rule %+v Cut %v, its twin %v", i, u, u.Cut, cut)
+					}
+					g.Usage[j].Agents, g.Usage[j].Cut = nil, false
 				}
 				for j, r := range g.Extensions {
+					if _, cut := slices.BinarySearch(twin.Cut, r.Line); r.Cut != cut {
+						t.Fatalf("body %d: record %+v Cut %v, its twin %v", i, r, r.Cut, cut)
+					}
 					if r.Key == "content-signal" {
 						check(r.Line, r.Agents)
 					} else if r.Agents != nil {
 						t.Fatalf("body %d: record %+v speaks for user-agent lines", i, r)
 					}
-					g.Extensions[j].Agents = nil
+					g.Extensions[j].Agents, g.Extensions[j].Cut = nil, false
 				}
 				twin.Groups[gi].Speakers = nil
 			}
+			twin.Cut = nil
 			got, _ := json.Marshal(f)
 			want, _ := json.Marshal(twin)
-			if strings.ReplaceAll(string(got), `,"Agents":null`, "") != strings.ReplaceAll(string(want), `,"Speakers":null`, "") {
+			trim := strings.NewReplacer(`,"Agents":null`, "", `,"Cut":false`, "", `,"Speakers":null`, "", `,"Cut":null`, "")
+			if trim.Replace(string(got)) != trim.Replace(string(want)) {
 				t.Fatalf("body %d (RFC 9309 %v): the File differs from its twin", i, rfc)
 			}
 		}

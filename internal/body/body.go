@@ -339,6 +339,10 @@ func inflater(r io.Reader) io.Reader {
 	return flate.NewReader(br)
 }
 
+// cutMark ends a line the limit cuts as the parser reads a line cut short
+// at a NUL byte: what follows the first NUL is more than white space.
+const cutMark = "\x00\x00"
+
 // dropCutLine removes from the end of b what a size limit cut of its last
 // line the parser must not read, keeping what it reads as the line says:
 //   - a line the parser reads as every line it begins (parse.Settled:
@@ -352,11 +356,12 @@ func inflater(r io.Reader) io.Reader {
 //     so weighed, it beats no fewer rules than the cut pattern would (but
 //     for a pattern that the padding would take past MaxLineLength,
 //     which weighs what fits);
-//   - a Content-Usage rule cut in its statement, its path, with the
-//     statement parse.CutUsage, as a line cut at MaxLineLength is read: a
-//     shorter rule's statement must not answer for the paths it named,
-//     and what was cut may have been a refusal (one cut within its path
-//     is dropped: a prefix of it would speak for paths it did not name);
+//   - a Content-Usage rule and a Content-Signal record, ended with
+//     cutMark, so that the parser reads it as any line cut short: its
+//     refusals and a refusal of training (see parse.Table.Cut), for what
+//     was cut may have been one; a rule's path, a prefix of the path if
+//     the cut is within it, then refuses training for the paths it named
+//     and perhaps more, where dropped, a shorter rule would answer;
 //   - nothing of any other line, lest a cut allow, user-agent or
 //     crawl-delay say what the line did not.
 //
@@ -375,12 +380,8 @@ func dropCutLine(b []byte, left int) []byte {
 		v := bytes.TrimRight(line, " \t\v\f")
 		start := len(v) - len(l.Value) // of the value
 		switch {
-		case l.Key == parse.KeyContentUsage && strings.HasPrefix(l.Value, "/") && bytes.ContainsAny(line[start:], " \t"):
-			j := strings.IndexAny(l.Value, " \t") // a blank ends the path, trailing ones trimmed
-			if j < 0 {
-				j = len(l.Value)
-			}
-			return append(append(b[:i+1:i+1], v[:start+j]...), " "+parse.CutUsage...)
+		case l.Key == parse.KeyContentUsage || l.Key == parse.KeyOther && strings.EqualFold(l.RawKey, "content-signal"):
+			return append(append(b[:i+1:i+1], v...), cutMark...)
 		case l.Key != parse.KeyDisallow:
 			return b[:i+1]
 		}

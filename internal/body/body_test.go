@@ -126,20 +126,20 @@ var fuzzCodings = []string{"", "identity", "gzip", "x-gzip", "deflate", "gzip, i
 var fuzzContentTypes = []string{"", "text/plain", "text/plain; charset=utf-8", "text/plain; charset=iso-8859-1",
 	"text/plain; charset=gb18030", "text/plain; charset=shift_jis"}
 
-// cutUsage reports whether l is a Content-Usage rule a limit cut in its
-// statement, kept with the statement parse.CutUsage.
-func cutUsage(l parse.Line) bool {
-	return l.Key == parse.KeyContentUsage && strings.HasSuffix(l.Value, " "+parse.CutUsage)
+// cutStatement reports whether l is a Content-Usage rule or a
+// Content-Signal record a limit cut, ended with cutMark.
+func cutStatement(l parse.Line) bool {
+	return (l.Key == parse.KeyContentUsage || strings.EqualFold(l.RawKey, "content-signal")) && l.Flags&(parse.FlagNUL|parse.FlagTooLong) != 0
 }
 
 // readPrefix returns text, a body's as Read returns it cut, less what Read
-// makes up of its cut last line: a disallow's '*' or a Content-Usage
-// rule's statement.
+// makes up of its cut last line: a disallow's '*' or the NUL ending a cut
+// statement.
 func readPrefix(text []byte) []byte {
 	last := text[bytes.LastIndexAny(text, "\r\n")+1:]
 	for l := range parse.Lines(string(last)) {
-		if cutUsage(l) {
-			return bytes.TrimSuffix(text, []byte(" "+parse.CutUsage))
+		if cutStatement(l) && bytes.HasSuffix(text, []byte(cutMark)) {
+			return bytes.TrimSuffix(text, []byte(cutMark))
 		}
 	}
 	return bytes.TrimRight(text, "*")
@@ -220,7 +220,7 @@ func FuzzRead(f *testing.F) {
 			cut := b.Text[last+1:]
 			if !whole && len(cut) > 0 && !parse.Settled(string(cut)) {
 				for l := range parse.Lines(string(cut)) {
-					if (l.Key != parse.KeyDisallow || l.Value == "" || strings.HasSuffix(l.Value, "$")) && !cutUsage(l) {
+					if (l.Key != parse.KeyDisallow || l.Value == "" || strings.HasSuffix(l.Value, "$")) && !cutStatement(l) {
 						t.Fatalf("truncated Text ends with a %d-byte partial line %q", len(cut), cut)
 					}
 				}
@@ -236,7 +236,7 @@ func FuzzRead(f *testing.F) {
 					for w := range parse.Lines(string(line)) {
 						switch {
 						case c.Key == parse.KeyDisallow && w.Key == parse.KeyDisallow && strings.HasPrefix(w.Value, strings.TrimRight(c.Value, "*")):
-						case cutUsage(c) && w.Key == parse.KeyContentUsage && strings.HasPrefix(w.Value, strings.TrimSuffix(c.Value, parse.CutUsage)):
+						case cutStatement(c) && c.Key == w.Key && strings.HasPrefix(w.Value, c.Value):
 						case c.Key != w.Key || c.Value != w.Value || c.Flags&^parse.FlagTooLong != w.Flags&^parse.FlagTooLong: // a NUL cut it first
 							t.Fatalf("cut line %q reads as %v %q %b; the whole line %q as %v %q %b", cut, c.Key, c.Value, c.Flags, line, w.Key, w.Value, w.Flags)
 						}
@@ -632,8 +632,9 @@ func TestReadGzipMembers(t *testing.T) {
 // short (a prefix covers more, as Google's parser reads the first 500
 // KiB), less a '$', a cut escape or a cut character at its end, each
 // made up with '*' to the weight Google's parser gives it; a
-// Content-Usage rule's path, stating train-ai=n, as a cut statement
-// reads; and any line whose comment
+// Content-Usage rule or a Content-Signal record, ended with cutMark,
+// which makes the parser read it as cut short, a refusal; and any line
+// whose comment
 // began before the cut; any other line is dropped.
 func TestReadBodyCutDisallow(t *testing.T) {
 	const head = "User-agent: *\n"
@@ -645,21 +646,26 @@ func TestReadBodyCutDisallow(t *testing.T) {
 		{"Allow: /x # a comment", "Allow: /x # a c", "Allow: /x # a c"},
 		{"Allow: /x\x00yz", "Allow: /x\x00y", "Allow: /x\x00y"},
 		{"Allow: /x\x00 yz", "Allow: /x\x00 ", ""},
-		{"Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "x", "Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength), ""},
-		{"Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "é", "Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "\xc3", ""},
+		{"Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "x", "Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength), "Content-Usage: train-ai=y\x00\x00"},
+		{"Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "é", "Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "\xc3", "Content-Usage: train-ai=y\x00\x00"},
 		{"Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "xy", "Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "x", "Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "x"},
-		{"Content-Usage: train-ai=y\x00, train-ai=n", "Content-Usage: train-ai=y\x00", ""},
+		{"Content-Usage: train-ai=y\x00, train-ai=n", "Content-Usage: train-ai=y\x00", "Content-Usage: train-ai=y\x00\x00\x00"},
 		{"Disallow: /x\x00yz", "Disallow: /x\x00y", "Disallow: /x\x00y"},
 		{"Disallow: /a$b", "Disallow: /a$", "Disallow: /a*"},
 		{"Disallow: /a%2Fb", "Disallow: /a%2", "Disallow: /a**"},
 		{"Disallow: /a%2Fb", "Disallow: /a%", "Disallow: /a*"},
 		{"Disallow: /a%2Fb", "Disallow: /a%2F", "Disallow: /a%2F"},
 		{"Disallow: /ü", "Disallow: /\xc3", "Disallow: /***"},
-		{"Content-Usage: /private/ train-ai=y", "Content-Usage: /private/ train-a", "Content-Usage: /private/ train-ai=n"},
-		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /priv", ""},
-		{"Content-Usage: /private/ train-ai=y", "Content-Usage: /private/ ", "Content-Usage: /private/ train-ai=n"},
-		{"Content-Usage: /private/\ttrain-ai=y", "Content-Usage: /private/\t", "Content-Usage: /private/ train-ai=n"},
-		{"Content-Usage: /private/   train-ai=y", "Content-Usage: /private/  ", "Content-Usage: /private/ train-ai=n"},
+		{"Content-Usage: /private/ train-ai=y", "Content-Usage: /private/ train-a", "Content-Usage: /private/ train-a\x00\x00"},
+		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /priv", "Content-Usage: /priv\x00\x00"},
+		{"Content-Usage: /private/ train-ai=y", "Content-Usage: /private/ ", "Content-Usage: /private/\x00\x00"},
+		{"Content-Usage: /private/\ttrain-ai=y", "Content-Usage: /private/\t", "Content-Usage: /private/\x00\x00"},
+		{"Content-Usage: /private/   train-ai=y", "Content-Usage: /private/  ", "Content-Usage: /private/\x00\x00"},
+		{"Content-Usage: train-ai=y, search=y", "Content-Usage: train-ai=y, sea", "Content-Usage: train-ai=y, sea\x00\x00"},
+		{"Content-Usage: train-ai=y", "Content-Usage:", "Content-Usage:\x00\x00"},
+		{"Content-Signal: ai-train=yes, search=yes", "Content-Signal: ai-train=yes, se", "Content-Signal: ai-train=yes, se\x00\x00"},
+		{"content-signal: ai-train=yes", "content-signal: ai", "content-signal: ai\x00\x00"},
+		{"Content-Sig: ai-train=yes", "Content-Sig: ai", ""},
 		{"Disallow:     /x", "Disallow:  ", ""},
 		{"Disallow: $x", "Disallow: $", ""},
 		{"Allow: /public", "Allow: /pub", ""},

@@ -24,7 +24,7 @@ type builder struct {
 	plain     bool   // no rule needs escaping (see scanner.plain)
 	lint      bool   // collect diagnostics
 	inRule    bool   // the current group has a rule, so a user-agent starts a new one
-	ruled     bool   // the current run has a rule of any kind (see usageRun)
+	ruled     bool   // a line other than a user-agent has ended the current run (see usageRun)
 	runLo     uint32 // the first user-agent line of the current run
 	full      bool   // the text reached maxText: the rest of the body is dropped
 	usageFull bool   // usageText reached maxText: later Content-Usage rules are dropped
@@ -47,6 +47,7 @@ type scratch struct {
 	usage    []usageRule
 	runs     []usageRun
 	signals  []signalRecord
+	cut      []uint32 // the lines of Content-Usage rules and Content-Signal records cut short
 	// usageText holds the text of usage apart, so that it never takes
 	// room rules need (see builder.keep).
 	usageText []byte
@@ -71,13 +72,13 @@ func (b *builder) release() {
 	s := b.scratch
 	b.scratch = nil
 	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.licenses), cap(s.diags),
-		cap(s.usage), cap(s.runs), cap(s.signals), cap(s.text)/64, cap(s.usageText)/64) > maxPooled {
+		cap(s.usage), cap(s.runs), cap(s.signals), cap(s.cut), cap(s.text)/64, cap(s.usageText)/64) > maxPooled {
 		return
 	}
 	clear(s.diags)
 	s.text, s.groups, s.agents, s.rules = s.text[:0], s.groups[:0], s.agents[:0], s.rules[:0]
 	s.records, s.sitemaps, s.licenses, s.diags = s.records[:0], s.sitemaps[:0], s.licenses[:0], s.diags[:0]
-	s.usage, s.runs, s.signals, s.usageText = s.usage[:0], s.runs[:0], s.signals[:0], s.usageText[:0]
+	s.usage, s.runs, s.signals, s.cut, s.usageText = s.usage[:0], s.runs[:0], s.signals[:0], s.cut[:0], s.usageText[:0]
 	scratchPool.Put(s)
 }
 
@@ -100,6 +101,9 @@ func (b *builder) line(l *Line) {
 	}
 	if b.lint && l.Flags&^(FlagEmpty|FlagComment|FlagCommentOnly) != 0 {
 		b.flag(l) // tested here, as flag is too long to inline
+	}
+	if l.Key != KeyUserAgent && l.Key != KeyNone {
+		b.ruled = true // see usageRun
 	}
 	switch l.Key {
 	case KeyUserAgent:
@@ -170,7 +174,7 @@ func (b *builder) agent(l *Line) {
 }
 
 func (b *builder) rule(l *Line) {
-	b.inRule, b.ruled = true, true
+	b.inRule = true
 	p := b.pattern(l.Value)
 	if p != "" && p[0] != '/' && p[0] != '*' {
 		b.diag(l.Num, NoLeadingSlash, p)
@@ -204,7 +208,8 @@ func (b *builder) pattern(p string) string {
 func (b *builder) extension(l *Line) {
 	id, known := extensionKey(l.RawKey)
 	if id == contentSignalKey && l.Flags&(FlagTooLong|FlagNUL) != 0 {
-		l.Value = cutSignal
+		l.Value = refusals(l.Value, "no", "ai-train=no")
+		b.cut = append(b.cut, uint32(l.Num))
 	}
 	r := record{line: uint32(l.Num), n: uint16(len(l.Value))}
 	if known {
@@ -266,8 +271,8 @@ func (b *builder) diag(line int, k Kind, text string) {
 // finish returns the Table, and the diagnostics if b.lint.
 func (b *builder) finish(lines int) (*Table, []Diagnostic) {
 	var usage *usageRules
-	if len(b.runs) > 0 {
-		usage = &usageRules{text: string(b.usageText), rules: clone(b.usage), runs: clone(b.runs), signals: clone(b.signals)}
+	if len(b.runs)+len(b.cut) > 0 {
+		usage = &usageRules{text: string(b.usageText), rules: clone(b.usage), runs: clone(b.runs), signals: clone(b.signals), cut: clone(b.cut)}
 	}
 	both := &struct { // one allocation
 		t Table

@@ -21,6 +21,9 @@ type File struct {
 	Extensions  []Record // those before the first group
 	Diagnostics []Diagnostic
 	Lines       int
+	// Cut holds the lines of the Content-Usage rules and Content-Signal
+	// records cut short, in order (see Table.Cut).
+	Cut []int
 }
 
 // A Group is one or more user-agent lines and the records that follow

@@ -247,6 +247,11 @@ func (t *Table) appendRecords(out []Record, records []record) []Record {
 func (t *Table) File() *File {
 	f := t.file
 	out := &File{Lines: f.lines, Sitemaps: t.Sitemaps(), Licenses: t.Licenses(), Extensions: t.FileExtensions()}
+	if u := t.more.usage; u != nil {
+		for _, l := range u.cut {
+			out.Cut = append(out.Cut, int(l))
+		}
+	}
 	if len(f.groups) == 0 {
 		return out
 	}

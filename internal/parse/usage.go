@@ -19,15 +19,28 @@ type UsageRule struct {
 	Line      int
 }
 
-// What a Content-Usage statement and a Content-Signal value cut short (at
-// a NUL byte, past MaxLineLength, or by a body limit) read as: what was
-// cut may have been a refusal, and a cut rule keeps its path, which would
-// take a shorter rule's refusal from the paths it names were it to state
-// nothing.
-const (
-	CutUsage  = "train-ai=n"
-	cutSignal = "ai-train=no"
-)
+// refusals returns what a Content-Usage statement or Content-Signal
+// value cut short (at a NUL byte or past MaxLineLength; a body limit's cut
+// is made a NUL's, see body.Read) reads as: the members before the cut
+// that refuse a use (label=n, or key=no, as no spells it), for what
+// was cut may have taken back a yes, and always's refusal (of training),
+// for it may have been a refusal; and a cut rule keeps its path, which
+// would take a shorter rule's refusal from the paths it names were it to
+// state nothing. [Table.Cut] tells them.
+func refusals(stmt, no, always string) string {
+	var out []string
+	for m := range strings.SplitSeq(stmt, ",") {
+		m, _, _ = strings.Cut(m, ";")
+		k, v, ok := strings.Cut(strings.TrimSpace(m), "=")
+		if ok && v == no && k != "" && strings.Trim(k, "abcdefghijklmnopqrstuvwxyz0123456789_-.*") == "" && !slices.Contains(out, k+"="+no) {
+			out = append(out, k+"="+no)
+		}
+	}
+	if !slices.Contains(out, always) {
+		out = append(out, always)
+	}
+	return strings.Join(out, ", ")
+}
 
 // splitUsage splits the value of a Content-Usage rule into its path, up
 // to a blank, and its statement, or all statement unless it starts '/'.
@@ -53,11 +66,11 @@ type usageRule struct {
 
 // A usageRun is the user-agent lines a Content-Usage rule or a
 // Content-Signal record speaks for: those of its group since the last
-// rule of any kind (allow, disallow, Content-Usage, Content-Signal), as
-// RFC 9309 groups them. Google's grouping, which the allow and disallow
-// rules keep, lets only those end a group, so a group may hold several
-// runs, and a statement made for one crawler must not reach the others
-// named after it.
+// line of another key (a rule, a record such as a crawl-delay, a
+// sitemap), as a file whose groups each end in a rule is read. Google's
+// grouping, which the allow and disallow rules keep, lets only those end
+// a group, so a group may hold several runs, and a statement made for one
+// crawler must not reach the others named after it.
 type usageRun struct {
 	group  uint32
 	lo, hi uint32 // its user-agent lines, [lo, hi) of the file's
@@ -76,12 +89,12 @@ type usageRules struct {
 	rules   []usageRule
 	runs    []usageRun
 	signals []signalRecord
+	cut     []uint32 // the lines of statements cut short, in order
 }
 
 // run returns the number of the run of user-agent lines the current
-// line speaks for, and ends it.
+// line, which ended it, speaks for.
 func (b *builder) run() uint32 {
-	b.ruled = true
 	if n := len(b.runs); n > 0 && b.runs[n-1].lo == b.runLo {
 		return uint32(n - 1)
 	}
@@ -94,10 +107,11 @@ func (b *builder) usageRule(l *Line) {
 		b.diag(l.Num, RuleOutsideGroup, l.Value)
 		return
 	}
-	run := b.run() // a rule dropped below ends its run too
+	run := b.run()
 	path, stmt := splitUsage(l.Value)
 	if l.Flags&(FlagTooLong|FlagNUL) != 0 {
-		stmt = CutUsage
+		stmt = refusals(stmt, "n", "train-ai=n")
+		b.cut = append(b.cut, uint32(l.Num))
 	}
 	if path != "" {
 		path = b.pattern(path)
@@ -118,7 +132,7 @@ func (s *usageRules) size() int {
 		return 0
 	}
 	return int(unsafe.Sizeof(*s)) + len(s.text) + cap(s.rules)*int(unsafe.Sizeof(usageRule{})) +
-		cap(s.runs)*int(unsafe.Sizeof(usageRun{})) + cap(s.signals)*int(unsafe.Sizeof(signalRecord{}))
+		cap(s.runs)*int(unsafe.Sizeof(usageRun{})) + cap(s.signals)*int(unsafe.Sizeof(signalRecord{})) + cap(s.cut)*4
 }
 
 func (s *usageRules) rule(r *usageRule) UsageRule {
@@ -229,6 +243,18 @@ func (t *Table) speakers(g int) map[int][2]int {
 		note(t.more.records[s.record].line, s.run)
 	}
 	return out
+}
+
+// Cut reports whether the Content-Usage rule or Content-Signal record on
+// line was cut short, at a NUL byte or past MaxLineLength: its statement
+// reads as a refusal (train-ai=n, ai-train=no), whatever was written. A
+// table [Table.Select] makes tells none.
+func (t *Table) Cut(line int) bool {
+	if t.more.usage == nil {
+		return false
+	}
+	_, found := slices.BinarySearch(t.more.usage.cut, uint32(line))
+	return found
 }
 
 // usageOf returns the Content-Usage rules of group g, in file order.

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -94,10 +95,10 @@ func TestContentSignalIsKnown(t *testing.T) {
 	}
 }
 
-// runOf returns the user-agent lines of g that the Content-Usage rule or
-// Content-Signal record on line speaks for, read from the lines of the
-// rich form, as usageRun says.
-func runOf(g Group, line int) []UserAgent {
+// runOf returns the user-agent lines of g, a group of f, that the
+// Content-Usage rule or Content-Signal record on line speaks for, read
+// from the lines of the rich form, as usageRun says.
+func runOf(f *File, g Group, line int) []UserAgent {
 	var agents, ruling []int
 	for _, a := range g.Agents {
 		agents = append(agents, a.Line)
@@ -108,8 +109,8 @@ func runOf(g Group, line int) []UserAgent {
 	for _, r := range g.Usage {
 		ruling = append(ruling, r.Line)
 	}
-	for _, r := range g.Extensions {
-		if r.Key == "content-signal" {
+	for _, rs := range [][]Record{g.Extensions, f.Sitemaps, f.Licenses} {
+		for _, r := range rs {
 			ruling = append(ruling, r.Line)
 		}
 	}
@@ -146,7 +147,7 @@ func bruteAll(f *File, tb *Table, tokens ...string) []UsageRule {
 	var out []UsageRule
 	for _, g := range groups {
 		for _, r := range f.Groups[g].Usage {
-			if speaksFor(runOf(f.Groups[g], r.Line), named, tokens) {
+			if speaksFor(runOf(f, f.Groups[g], r.Line), named, tokens) {
 				out = append(out, r)
 			}
 		}
@@ -162,7 +163,7 @@ func bruteUsage(f *File, tb *Table, path string, tokens ...string) []UsageRule {
 	best := -1
 	for _, g := range groups {
 		for _, r := range f.Groups[g].Usage {
-			if !speaksFor(runOf(f.Groups[g], r.Line), named, tokens) {
+			if !speaksFor(runOf(f, f.Groups[g], r.Line), named, tokens) {
 				continue
 			}
 			if r.Path != "" && !match.Match(r.Path, path) || len(r.Path) < best {
@@ -318,7 +319,7 @@ func TestPropertyDecideUsageAgreesWithBruteForce(t *testing.T) {
 					}
 					for _, l := range lines {
 						b := g.Speakers[l]
-						if got, want := g.Agents[b[0]:b[1]], runOf(g, l); !reflect.DeepEqual(got, want) {
+						if got, want := g.Agents[b[0]:b[1]], runOf(f, g, l); !reflect.DeepEqual(got, want) {
 							t.Fatalf("line %d speaks for %v, want %v\nbody:\n%s", l, got, want, body)
 						}
 					}
@@ -440,6 +441,7 @@ func FuzzDecideUsage(f *testing.F) {
 		if len(body) > 1<<16 || len(path) > 1<<12 {
 			return
 		}
+		lines := bytes.Count(body, []byte("\n"))
 		for _, p := range []Parser{{}, {RFC9309: true}} {
 			tb := p.Compile(body)
 			file := tb.File()
@@ -449,8 +451,10 @@ func FuzzDecideUsage(f *testing.F) {
 						r.Statement != "" && (r.Statement[0] == ' ' || r.Statement[0] == '\t') {
 						t.Fatalf("rule %+v: path or statement split wrongly", r)
 					}
-					if b := g.Speakers[r.Line]; !reflect.DeepEqual(g.Agents[b[0]:b[1]], runOf(g, r.Line)) {
-						t.Fatalf("rule %+v speaks for %v, want %v", r, g.Agents[b[0]:b[1]], runOf(g, r.Line))
+					// (Unknown records past MaxUnknownRecords end runs
+					// too, though the rich form drops them.)
+					if b := g.Speakers[r.Line]; lines <= MaxUnknownRecords && !reflect.DeepEqual(g.Agents[b[0]:b[1]], runOf(file, g, r.Line)) {
+						t.Fatalf("rule %+v speaks for %v, want %v", r, g.Agents[b[0]:b[1]], runOf(file, g, r.Line))
 					}
 				}
 			}
@@ -523,6 +527,52 @@ func TestUsageSpeaksForItsRun(t *testing.T) {
 		}
 		if r, ok := tb.Decide(groups, "/private/a"); tt.agent != "LateBot" && tt.agent != "LastBot" && (!ok || r.Line != 7) {
 			t.Errorf("%s: /private/a decided by %+v, %v; want line 7's disallow", tt.agent, r, ok)
+		}
+	}
+}
+
+// TestUsageRunEndsAtAnyRecord: a record that is no rule (a crawl-delay, a
+// sitemap, an unknown key) ends a run of user-agent lines as a rule does:
+// the statement after it speaks for the crawler named after it alone,
+// though Google's grouping joins both crawlers (review128: GPTBot read
+// ExampleBot's train-ai=y past GPTBot's own Crawl-delay).
+func TestUsageRunEndsAtAnyRecord(t *testing.T) {
+	for _, between := range []string{"Crawl-delay: 10", "Sitemap: https://example.com/s.xml", "Request-rate: 1/10", "License: https://example.com/l"} {
+		body := "User-agent: GPTBot\n" + between + "\n\nUser-agent: ExampleBot\nContent-Usage: train-ai=y\nContent-Signal: search=yes\nDisallow: /private/\n"
+		tb := Compile([]byte(body))
+		for agent, want := range map[string][]int{"GPTBot": nil, "ExampleBot": {5, 6}} {
+			groups, runs := runsFor(tb, agent)
+			var got []int
+			for _, r := range tb.DecideUsage(nil, runs, "/a") {
+				got = append(got, r.Line)
+			}
+			for _, r := range tb.Signals(runs) {
+				got = append(got, r.Line)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("after %q: %s reads lines %v, want %v", between, agent, got, want)
+			}
+			if r, ok := tb.Decide(groups, "/private/x"); !ok || r.Line != 7 {
+				t.Errorf("after %q: %s's /private/x decided by %+v, %v; want line 7 (the groups join)", between, agent, r, ok)
+			}
+		}
+	}
+}
+
+// TestRefusals: a statement cut short reads as the refusals before the
+// cut and a refusal of training, in each vocabulary's spelling; a yes,
+// a malformed member and a member the cut split state nothing.
+func TestRefusals(t *testing.T) {
+	for _, tc := range []struct{ stmt, no, always, want string }{
+		{"", "n", "train-ai=n", "train-ai=n"},
+		{"train-ai=y", "n", "train-ai=n", "train-ai=n"},
+		{"search=n, train-ai=y, ai=n;q=1, Foo=n, x y=n, search=n, trai", "n", "train-ai=n", "search=n, ai=n, train-ai=n"},
+		{"train-ai=n, search=n", "n", "train-ai=n", "train-ai=n, search=n"},
+		{"search=no, ai-train=yes, ai-input=n", "no", "ai-train=no", "search=no, ai-train=no"},
+		{"ai-train=no", "no", "ai-train=no", "ai-train=no"},
+	} {
+		if got := refusals(tc.stmt, tc.no, tc.always); got != tc.want {
+			t.Errorf("refusals(%q) = %q, want %q", tc.stmt, got, tc.want)
 		}
 	}
 }
