@@ -149,8 +149,8 @@ func (lt *linter) overLimit() {
 	cut := last > 0 && (readRule != wroteRule || readUsage != wroteUsage)
 	if cut {
 		lt.cutLine = last
-		lt.addText(last, newListing(d.whole.Text).text(last), codeOverLimit, "%s, which ends in this line: they read it as %q",
-			read, lt.lines.directive(last))
+		lt.addText(last, newListing(d.whole.Text).text(last), codeOverLimit, "%s, which ends in this line: they read it as %q%s",
+			read, lt.lines.directive(last), lt.cutReading(last))
 	}
 	size := fmt.Sprintf("%s (to line %d)", read, last)
 	if firstPast == 0 {
@@ -183,8 +183,17 @@ func (lt *linter) overLimit() {
 }
 
 // readAt returns the rule of f on line n and the path and statement of
-// its Content-Usage rule on line n, or zero values.
+// its Content-Usage rule or the value of its Content-Signal record on line
+// n, or zero values.
 func readAt(f *parser.File, n int) (rule parser.Rule, usage [2]string) {
+	signal := func(rs []parser.Record) {
+		for _, r := range rs {
+			if r.Line == n && r.Key == "content-signal" {
+				usage = [2]string{"", r.Value}
+			}
+		}
+	}
+	signal(f.Extensions)
 	for _, g := range f.Groups {
 		for _, r := range g.Rules {
 			if r.Line == n {
@@ -196,6 +205,7 @@ func readAt(f *parser.File, n int) (rule parser.Rule, usage [2]string) {
 				usage = [2]string{u.Path, u.Statement}
 			}
 		}
+		signal(g.Extensions)
 	}
 	return rule, usage
 }

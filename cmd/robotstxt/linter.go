@@ -25,6 +25,7 @@ type linter struct {
 	doc      *document
 	findings []finding
 	agents   map[int]parser.UserAgent // by line, made for the first cut agent
+	cut      map[int]string           // what each cut statement reads as, by line, made for the first cut line
 	named    map[int]bool             // agent lines whose group names a crawler, made for the first agent-no-token
 	// cutLine is the last line crawlers read when the limit cuts it and
 	// they read it otherwise than written (see overLimit), else 0.

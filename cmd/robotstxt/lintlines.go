@@ -100,7 +100,9 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 	case parser.LineTooLong:
 		lt.add(dg.Line, codeLineTooLong, "line over %d bytes: the rest is dropped%s", parser.MaxLineLength, lt.cutReading(dg.Line))
 	case parser.NULByte:
-		lt.add(dg.Line, codeNUL, "a NUL byte ends the line: the rest of it is dropped%s", lt.cutReading(dg.Line))
+		if dg.Line != lt.cutLine { // the limit's cut, which overLimit reports, ends in NULs (see parser.Read)
+			lt.add(dg.Line, codeNUL, "a NUL byte ends the line: the rest of it is dropped%s", lt.cutReading(dg.Line))
+		}
 	case parser.InvalidUTF8:
 		lt.add(dg.Line, codeInvalidUTF8, "the line is not valid UTF-8")
 	case parser.AgentCut:
@@ -124,16 +126,30 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 }
 
 // cutReading says how the parser reads line n, which it cut, when that
-// is a statement of preference: as a refusal, since what was cut may
-// have been one (see parser.UsageRule); "" for another line.
+// is a Content-Usage rule or Content-Signal record crawlers read: as its
+// refusals and one of training, since what was cut may have been one
+// (see parser.UsageRule.Cut); "" for another line.
 func (lt *linter) cutReading(n int) string {
-	switch strings.ToLower(lt.lines.parsed(n).Key) {
-	case "content-usage":
-		return ", and its statement reads as train-ai=n: what was cut may have been a refusal"
-	case "content-signal":
-		return ", and the record reads as ai-train=no: what was cut may have been a refusal"
+	if lt.cut == nil {
+		lt.cut = make(map[int]string)
+		signals := func(rs []parser.Record) {
+			for _, r := range rs {
+				if r.Cut {
+					lt.cut[r.Line] = ", and the record reads as its refusals (key=no) and ai-train=no: what was cut may have been a refusal"
+				}
+			}
+		}
+		signals(lt.file.Extensions)
+		for _, g := range lt.file.Groups {
+			for _, r := range g.Usage {
+				if r.Cut {
+					lt.cut[r.Line] = ", and its statement reads as its refusals (label=n) and train-ai=n: what was cut may have been a refusal"
+				}
+			}
+			signals(g.Extensions)
+		}
 	}
-	return ""
+	return lt.cut[n]
 }
 
 // keyIntoValue reports a rule or user-agent line whose key ran into its

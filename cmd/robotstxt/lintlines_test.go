@@ -366,11 +366,16 @@ func TestStarAgentAlone(t *testing.T) {
 // path), and lint's finding for the cut says so, not only that "the rest
 // of it is dropped", as if the part before the cut were read.
 func TestLintCutPreferenceReadsAsRefusal(t *testing.T) {
+	// A rule before any group no crawler reads: nor does lint say how
+	// (cli81).
+	if r := runCmd(t, "Content-Usage: /page train-ai=y\x00junk\nUser-agent: *\nAllow: /\n", "lint", "-"); strings.Contains(r.stdout, "reads as") {
+		t.Errorf("lint of a cut rule outside any group says how it reads:\n%s", r.stdout)
+	}
 	for name, tc := range map[string]struct{ line, reads string }{
-		"signal nul":      {"Content-Signal: ai-train=yes, search=yes\x00junk", "the record reads as ai-train=no"},
-		"signal too long": {"Content-Signal: ai-train=yes, search=yes, x=" + strings.Repeat("y", parser.MaxLineLength) + "z", "the record reads as ai-train=no"},
-		"usage nul":       {"Content-Usage: /page train-ai=y\x00junk", "its statement reads as train-ai=n"},
-		"usage too long":  {"Content-Usage: /page train-ai=y, x=" + strings.Repeat("y", parser.MaxLineLength) + "z", "its statement reads as train-ai=n"},
+		"signal nul":      {"Content-Signal: ai-train=yes, search=yes\x00junk", "the record reads as its refusals (key=no) and ai-train=no"},
+		"signal too long": {"Content-Signal: ai-train=yes, search=yes, x=" + strings.Repeat("y", parser.MaxLineLength) + "z", "the record reads as its refusals (key=no) and ai-train=no"},
+		"usage nul":       {"Content-Usage: /page train-ai=y\x00junk", "its statement reads as its refusals (label=n) and train-ai=n"},
+		"usage too long":  {"Content-Usage: /page train-ai=y, x=" + strings.Repeat("y", parser.MaxLineLength) + "z", "its statement reads as its refusals (label=n) and train-ai=n"},
 	} {
 		body := "User-agent: *\nDisallow: /private/\n" + tc.line + "\n"
 		if p := robotstxt.Parse([]byte(body)).Usage("FooBot", "/page").Pref("train-ai"); p != robotstxt.PrefNo {

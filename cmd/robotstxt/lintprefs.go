@@ -42,6 +42,9 @@ func (lt *linter) usageConflicts() {
 	var crawlers []string
 	for _, g := range lt.file.Groups {
 		for _, r := range g.Usage {
+			if r.Cut {
+				continue // what the line says is not what it is read as
+			}
 			run := r.Agents[0].Line
 			if _, ok := runs[run]; !ok {
 				for _, c := range crawlersOf(r.Agents) {
@@ -72,7 +75,9 @@ func (lt *linter) usageConflicts() {
 			rules = append(rules, runs[run]...)
 		}
 		if n += len(rules); n > maxSetRules {
-			return // as the sets of groups past it, which groups reports
+			lt.add(rules[0].Line, codeNotChecked, "the Content-Usage rules of %d crawlers, the first speaking for %s, were not checked for conflicting rules: past lint's budget of %d rules",
+				len(crawlers)-len(checked)+1, c, maxSetRules)
+			return
 		}
 		slices.SortFunc(rules, func(a, b parser.UsageRule) int { return a.Line - b.Line })
 		for _, r := range rules {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -79,5 +80,28 @@ func TestLintSignalValue(t *testing.T) {
 	want := `pair "ai-train=nope": ai-train takes yes or no (and 1 more): crawlers that read Content-Signal may read no preference from it`
 	if len(fs) != 1 || fs[0].Code != codeSignalValue || fs[0].Severity != sevWarning || fs[0].Message != want || fs[0].Text != "Content-Signal: ai-train=nope, search=yes, ai-input=1" {
 		t.Errorf("findings %+v; want one saying %q", fs, want)
+	}
+}
+
+// TestLintUsageConflictPastBudgetSaysSo: a file whose crawlers' Content-
+// Usage rules, counted for each crawler, pass lint's budget says which
+// crawlers it did not check for conflicting rules, rather than nothing
+// (review128: 130 crawlers sharing 1,010 rules, each with one of its
+// own, lost the last one's conflict silently).
+func TestLintUsageConflictPastBudgetSaysSo(t *testing.T) {
+	const crawlers, shared = 130, 1010
+	var b strings.Builder
+	for i := range crawlers {
+		fmt.Fprintf(&b, "User-agent: %s\n", crowdToken(i))
+	}
+	b.WriteString("Content-Usage: /x train-ai=y\n")
+	for i := 1; i < shared; i++ {
+		fmt.Fprintf(&b, "Content-Usage: /s%d train-ai=y\n", i)
+	}
+	for i := range crawlers {
+		fmt.Fprintf(&b, "User-agent: %s\nContent-Usage: /x train-ai=n\n", crowdToken(i))
+	}
+	if got := codesAt(lintText(t, b.String()), codeUsageConflict, codeNotChecked); len(got) == 0 {
+		t.Errorf("crawlers reading a /x train-ai=y and their own /x train-ai=n: lint reports neither a conflict nor that it left crawlers unchecked")
 	}
 }

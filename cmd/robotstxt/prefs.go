@@ -20,14 +20,6 @@ type parsed struct {
 	mode  robotstxt.Mode
 }
 
-// cut reports whether the parser cut line n, at a NUL byte or past
-// MaxLineLength, as far as its diagnostics tell.
-func (p *parsed) cut(n int) bool {
-	return slices.ContainsFunc(p.file.Diagnostics, func(d parser.Diagnostic) bool {
-		return d.Line == n && (d.Kind == parser.NULByte || d.Kind == parser.LineTooLong)
-	})
-}
-
 // parse reads text in mode.
 func parse(text []byte, mode robotstxt.Mode) *parsed {
 	return &parsed{file: parseFile(text, mode), lines: newListing(text), mode: mode}
@@ -63,16 +55,27 @@ type prefItem struct {
 func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usage) []prefItem {
 	f := p.file
 	named, _ := agentGroups(f, agent)
+	spoken := make(map[int]bool) // by the first of the user-agent lines they speak for: whether they speak for agent
+	speaks := func(agents []parser.UserAgent) bool {
+		if len(agents) == 0 {
+			return false
+		}
+		run := agents[0].Line
+		if _, ok := spoken[run]; !ok {
+			spoken[run] = speaksFor(agents, agent, named != nil)
+		}
+		return spoken[run]
+	}
 	var usageRules []parser.UsageRule
 	records := slices.Clone(f.Extensions) // those before the first group first, as Robots.Usage reads them
 	for _, gi := range appliedGroups(f, agent) {
 		for _, r := range f.Groups[gi].Usage {
-			if speaksFor(r.Agents, agent, named != nil) {
+			if speaks(r.Agents) {
 				usageRules = append(usageRules, r)
 			}
 		}
 		for _, r := range f.Groups[gi].Extensions {
-			if speaksFor(r.Agents, agent, named != nil) {
+			if speaks(r.Agents) {
 				records = append(records, r)
 			}
 		}
@@ -100,9 +103,15 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 			// Past its bound on the served forms (a path with others),
 			// the Client fails closed: train-ai=n, whatever rules match.
 			if allowed && forms != nil && client.Pref(l) == robotstxt.PrefNo && said.pref(l) != robotstxt.PrefNo && signal.pref(l) != robotstxt.PrefNo {
-				said.set(l, "n")
 				bounded = append(bounded, l)
 			}
+		}
+		if len(bounded) > 0 {
+			// The forms left unread agree with what the rules say as the
+			// Client's train-ai=n does: a yes they may lack counts for
+			// none (cli81).
+			no, _ := readPrefs("content-usage", "train-ai=n")
+			said = said.agree(no)
 		}
 		for _, l := range bounded {
 			it.notes = append(it.notes, l+"=n: the forms servers may serve the path as cost past the Client's bound to check against these rules, and it fails closed")
@@ -115,10 +124,13 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 			it.detail = "no Content-Usage rule of these groups matches " + path
 		default:
 			var lines []int
-			for _, r := range rules {
+			for i, r := range rules {
 				lines = append(lines, r.Line)
-				if p.cut(r.Line) {
-					it.notes = append(it.notes, fmt.Sprintf("line %d is cut: its statement reads as train-ai=n, since what was cut may have been a refusal", r.Line))
+				if i >= maxListed {
+					continue // nor their notes
+				}
+				if r.Cut {
+					it.notes = append(it.notes, fmt.Sprintf("line %d is cut short: its statement reads as its refusals and train-ai=n, since what was cut may have been one", r.Line))
 				}
 				for _, n := range usageNotes(r.Statement) {
 					it.notes = append(it.notes, fmt.Sprintf("line %d: %s", r.Line, n.text))
@@ -166,6 +178,7 @@ func speaksFor(agents []parser.UserAgent, agent string, named bool) bool {
 func servedUsage(rules []parser.UsageRule, paths []string, m robotstxt.Mode) ([]parser.UsageRule, prefs) {
 	var out []parser.UsageRule
 	var said prefs
+	seen := make(map[int]bool) // the lines in out
 	for i, f := range paths {
 		if m == robotstxt.ModeRFC9309 {
 			f = matcher.UnescapePath(f)
@@ -174,7 +187,8 @@ func servedUsage(rules []parser.UsageRule, paths []string, m robotstxt.Mode) ([]
 		for _, r := range decidingUsage(rules, f) {
 			stated, _ := readPrefs("content-usage", r.Statement)
 			form.combine(stated)
-			if !slices.ContainsFunc(out, func(o parser.UsageRule) bool { return o.Line == r.Line }) {
+			if !seen[r.Line] {
+				seen[r.Line] = true
 				out = append(out, r)
 			}
 		}
@@ -445,11 +459,17 @@ func linesText(lines []int, l listing, why string) (string, []string) {
 	if len(lines) == 1 {
 		return fmt.Sprintf("line %d: %s", lines[0], l.directive(lines[0])), nil
 	}
-	nums := make([]string, len(lines))
-	written := make([]string, len(lines))
-	for i, n := range lines {
-		nums[i] = fmt.Sprint(n)
-		written[i] = fmt.Sprintf("line %d: %s", n, l.directive(n))
+	var nums, written []string
+	for _, n := range lines[:min(len(lines), maxListed)] {
+		nums = append(nums, fmt.Sprint(n))
+		written = append(written, fmt.Sprintf("line %d: %s", n, l.directive(n)))
+	}
+	if more := len(lines) - maxListed; more > 0 {
+		nums = append(nums, fmt.Sprintf("%d more", more))
 	}
 	return "lines " + andList(nums) + ": " + why, written
 }
+
+// maxListed bounds the lines a URL's preferences are shown to come from:
+// a hostile file's 34,000 rules of one path printed 3.9 MB for one URL.
+const maxListed = 16

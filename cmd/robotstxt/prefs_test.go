@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -423,10 +424,62 @@ func TestTestShowsACutRuleReadsAsRefusal(t *testing.T) {
 	body := "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /page train-ai=y\x00, junk\n"
 	r := runCmd(t, body, "test", "-file", "-", "/page")
 	if lines := outputLines(r.stdout); len(lines) != 2 || !strings.Contains(lines[1], "usage train-ai=n ") ||
-		!strings.Contains(lines[1], "line 3 is cut: its statement reads as train-ai=n") {
+		!strings.Contains(lines[1], "line 3 is cut short: its statement reads as its refusals and train-ai=n") {
 		t.Errorf("stdout:\n%s", r.stdout)
 	}
 	if p := robotstxt.Parse([]byte(body)).Usage(defaultAgent, "/page").Pref("train-ai"); p != robotstxt.PrefNo {
 		t.Errorf("the Client reads train-ai=%v", p)
+	}
+	// Past the parser's 1,000 diagnostics too (cli81).
+	many := "User-agent: *\n" + strings.Repeat("Frobnicate: x\n", 1001) + "Content-Usage: /page train-ai=y\x00, junk\n"
+	if r := runCmd(t, many, "test", "-file", "-", "/page"); !strings.Contains(r.stdout, "line 1003 is cut short") {
+		t.Errorf("past 1,000 diagnostics, stdout:\n%s", r.stdout)
+	}
+}
+
+// TestUsagePastFormsBoundDropsAYes: past the Client's bound on the forms
+// a server may serve a path as, the Client keeps train-ai=n and drops a
+// yes the forms it did not read may lack; test showed that yes (cli81).
+func TestUsagePastFormsBoundDropsAYes(t *testing.T) {
+	path := "/./" + strings.Repeat("a", 8150) // a dot segment: its served form is checked too
+	robots := "User-agent: *\nContent-Usage: train-ai=y, search=y\n" + strings.Repeat("Content-Usage: /*q x\n", 24000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(robots))
+	}))
+	defer srv.Close()
+	c, _ := libraryClient(t)
+	d, err := c.Check(context.Background(), srv.URL+path)
+	if err != nil || d.Usage.Pref("search") != robotstxt.PrefUnknown || d.Usage.Pref("train-ai") != robotstxt.PrefNo {
+		t.Fatalf("the Client: usage %v, %v; the test wants train-ai=n alone", d.Usage, err)
+	}
+	r := runCmd(t, "", "test", "-file", srv.URL+"/robots.txt", srv.URL+path)
+	if lines := outputLines(r.stdout); len(lines) < 2 || !strings.HasPrefix(strings.Fields(lines[1])[1], "train-ai=n") || strings.Fields(lines[1])[2] != "(line" {
+		t.Errorf("test shows\n%s\nwant usage train-ai=n alone, as the Client", strings.ReplaceAll(r.stdout, strings.Repeat("a", 8150), "a…"))
+	}
+}
+
+// TestUsageLinesBounded: the preferences test prints for a URL of a file
+// of 34,000 rules tied for it, or of one run of 15,000 user-agent lines
+// over 15,000 rules, cost lines and work linear in the file, as the
+// Client's: test printed 3.9 MB for one URL, and compared each rule's
+// user-agent lines with the crawler's name (cli81, review128, consent81).
+func TestUsageLinesBounded(t *testing.T) {
+	r := runCmd(t, "User-agent: *\n"+strings.Repeat("Content-Usage:x\r", 34000), "test", "-file", "-", "/ /%7eab//../%2F")
+	if len(r.stdout) > 8<<10 {
+		t.Errorf("test printed %d bytes for one URL", len(r.stdout))
+	}
+	run := func(n int) []byte {
+		return []byte(strings.Repeat("User-agent: b\n", n) + "User-agent: *\n" + strings.Repeat("Content-Usage: /x\n", n))
+	}
+	allocs := func(body []byte) uint64 {
+		p := parse(body, robotstxt.ModeGoogle)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		prefItems(p, "z", "/x", true, robotstxt.Usage{})
+		runtime.ReadMemStats(&after)
+		return after.Mallocs - before.Mallocs
+	}
+	if a1, a2 := allocs(run(4000)), allocs(run(8000)); float64(a2) > 3*float64(a1) {
+		t.Errorf("prefItems allocated %d times for 4,000 rules of a run of 4,000 lines, %d for 8,000: more than linear", a1, a2)
 	}
 }
