@@ -1345,3 +1345,68 @@ func TestContentSignalPathRecordYesStaysOnItsPath(t *testing.T) {
 		})
 	}
 }
+
+// TestCutSignalKeepsItsRefusals: a Content-Signal value cut short reads
+// as the refusals the whole record reads before the cut, in any spelling
+// Content-Signal is read in (keys and yes/no in any case, blanks around
+// '=', a record scoped to a path), and train-ai=n (review129: "Search=No"
+// was lost, and a yes elsewhere answered).
+func TestCutSignalKeepsItsRefusals(t *testing.T) {
+	for _, kept := range []string{"Search=No", "search=NO", "search = no", "/blog/ search=no", "search=yes; ai-input=no"} {
+		label := "search"
+		if kept == "search=yes; ai-input=no" {
+			label = "ai-input"
+		}
+		whole := "User-agent: *\nContent-Signal: " + kept + "\nContent-Usage: search=y, ai-input=y\n"
+		cut := "User-agent: *\nContent-Signal: " + kept + ", ai-tr\x00ain=yes\nContent-Usage: search=y, ai-input=y\n"
+		uw := Parse([]byte(whole)).Usage("FooBot", "https://example.com/page")
+		uc := Parse([]byte(cut)).Usage("FooBot", "https://example.com/page")
+		if uw.Pref(label) == PrefNo && uc.Pref(label) != PrefNo {
+			t.Errorf("Content-Signal %q: whole it reads %s=n (%q); cut after it at a NUL it reads %q: the refusal before the cut is lost, the yes answers", kept, label, uw, uc)
+		}
+	}
+}
+
+// TestBodyLimitCutSignalKeepsItsRefusals: the same through the Client,
+// the body limit cutting the record (body.Read ends it with two NULs).
+func TestBodyLimitCutSignalKeepsItsRefusals(t *testing.T) {
+	checkLeaks(t)
+	const kept = "Content-Signal: Search=No, ai-tr"
+	body := cutAt("User-agent: *\nContent-Usage: search=y\nAllow: /\n", "Content-Signal: Search=No, ai-train=yes", len(kept))
+	s := newTestSite(t, body)
+	c := newTestClient(t, WithProductTokens("FooBot"))
+	d, err := c.Check(t.Context(), s.URL+"/page")
+	if err != nil || d.Usage.Pref("search") != PrefNo {
+		t.Errorf("record cut at %q by the body limit: Decision.Usage %q, %v; want search=n (the kept text refuses search)", kept, d.Usage, err)
+	}
+}
+
+// TestCutStatementWithAnInvalidKeyRefusesTraining: a statement cut
+// short whose kept members include one that is no Dictionary member
+// ("1x=n") still reads as train-ai=n (review129: the statement made of its
+// refusals, "1x=n, train-ai=n", was no Dictionary and stated nothing, and
+// a file-wide train-ai=y answered).
+func TestCutStatementWithAnInvalidKeyRefusesTraining(t *testing.T) {
+	for _, member := range []string{"1x=n", "-x=n", "_x=n", ".x=n", "9=n"} {
+		body := "User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: " + member + ", search=y\x00, cut here\n"
+		r := Parse([]byte(body))
+		u := r.Usage("FooBot", "https://example.com/page")
+		f := r.t.File()
+		if u.Pref("train-ai") != PrefNo {
+			t.Errorf("a statement cut at a NUL after %q: Robots.Usage %q (the cut rule's statement reads %q); want train-ai=n", member, u, f.Groups[0].Usage[1].Statement)
+		}
+	}
+}
+
+// TestBodyLimitCutStatementWithAnInvalidKey: the same through the
+// Client, the body limit cutting the rule.
+func TestBodyLimitCutStatementWithAnInvalidKey(t *testing.T) {
+	checkLeaks(t)
+	const kept = "Content-Usage: 1x=n, train-ai=n, sea"
+	s := newTestSite(t, cutAt("User-agent: *\nContent-Usage: train-ai=y\nAllow: /\n", "Content-Usage: 1x=n, train-ai=n, search=n", len(kept)))
+	c := newTestClient(t, WithProductTokens("FooBot"))
+	d, err := c.Check(t.Context(), s.URL+"/page")
+	if err != nil || d.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("rule cut at %q by the body limit: Decision.Usage %q, %v; want train-ai=n", kept, d.Usage, err)
+	}
+}

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -123,4 +127,77 @@ func TestNoDirectivesPastDiagnosticsLimit(t *testing.T) {
 			t.Errorf("%d skipped lines, then an unknown key: no-directives findings %q, want one", n, got)
 		}
 	}
+}
+
+// cutInBlanks returns a file over the 500 KiB crawlers read whose line at
+// the limit is line, followed by blanks the limit falls among: the line's
+// text is read whole.
+func cutInBlanks(line string) string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nAllow: /\n")
+	start := crawlerLimit - len(line) - 5 // the limit falls 5 bytes into the blanks
+	for b.Len() < start-81 {
+		b.WriteString("#" + strings.Repeat("x", 78) + "\n")
+	}
+	b.WriteString(strings.Repeat("#", start-b.Len()-1) + "\n")
+	b.WriteString(line + strings.Repeat(" ", 40) + "\nUser-agent: OtherBot\nDisallow: /\n")
+	return b.String()
+}
+
+// TestLintLeavesOutTheLimitsNULs: body.Read ends a Content-Usage rule or
+// Content-Signal record the body limit cuts with two NUL bytes of its
+// own, which lint does not report as the file's, even where the line
+// reads as written, the limit falling among its trailing blanks
+// (review129).
+func TestLintLeavesOutTheLimitsNULs(t *testing.T) {
+	for _, line := range []string{"Content-Usage: train-ai=n", "Content-Signal: ai-train=no"} {
+		body := cutInBlanks(line)
+		if bytes.IndexByte([]byte(body), 0) >= 0 {
+			t.Fatal("the file holds a NUL")
+		}
+		for _, f := range lintText(t, body) {
+			if f.Code == codeNUL {
+				t.Errorf("%s cut among its trailing blanks by the limit, in a file without a NUL byte: lint line %d %s: %s\n\t%q",
+					line, f.Line, f.Code, f.Message, f.Text)
+			}
+		}
+	}
+}
+
+// TestLintLeavesOutTheLimitsNULsOfAPartialBody: as above, for a gzip
+// body whose stream breaks past the 500 KiB crawlers read, the line at
+// the limit a Content-Usage rule cut in its statement.
+func TestLintLeavesOutTheLimitsNULsOfAPartialBody(t *testing.T) {
+	text := cutAtLimit("Content-Usage: train-ai=y, search=y", len("Content-Usage: train-ai=y, sea"))
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte(text + strings.Repeat("# more past the limit, and then the stream breaks\n", 4000)))
+	zw.Close()
+	raw := z.Bytes()[:z.Len()-8] // the stream stops short of its trailer
+	d := &document{name: "t"}
+	if err := d.decode(raw, http.Header{"Content-Encoding": {"gzip"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !d.partial || !d.body.Truncated {
+		t.Fatalf("partial %v truncated %v; the test wants a partial, truncated body", d.partial, d.body.Truncated)
+	}
+	for _, f := range lintDocument(d, robotstxt.ModeGoogle) {
+		if f.Code == codeNUL {
+			t.Errorf("a body without a NUL byte, its rest not decoding: lint line %d %s: %s\n\t%q", f.Line, f.Code, f.Message, f.Text)
+		}
+	}
+}
+
+// cutAtLimit returns a text whose line line starts so that the 500 KiB
+// limit keeps keep bytes of it.
+func cutAtLimit(line string, keep int) string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nAllow: /\n")
+	start := crawlerLimit - keep
+	for b.Len() < start-81 {
+		b.WriteString("#" + strings.Repeat("x", 78) + "\n")
+	}
+	b.WriteString(strings.Repeat("#", start-b.Len()-1) + "\n")
+	b.WriteString(line + "\nUser-agent: OtherBot\nDisallow: /\n")
+	return b.String()
 }

@@ -100,7 +100,7 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 	case parser.LineTooLong:
 		lt.add(dg.Line, codeLineTooLong, "line over %d bytes: the rest is dropped%s", parser.MaxLineLength, lt.cutReading(dg.Line))
 	case parser.NULByte:
-		if dg.Line != lt.cutLine { // the limit's cut, which overLimit reports, ends in NULs (see parser.Read)
+		if !lt.limitCut(dg.Line) {
 			lt.add(dg.Line, codeNUL, "a NUL byte ends the line: the rest of it is dropped%s", lt.cutReading(dg.Line))
 		}
 	case parser.InvalidUTF8:
@@ -123,6 +123,13 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 	case parser.BadValue:
 		lt.add(dg.Line, codeBadValue, "value %q does not parse: crawlers that read the key skip it", dg.Text)
 	}
+}
+
+// limitCut reports whether line n is the one the body limit cut, ended
+// with the NULs parser.Read gives a statement cut there, which are not
+// the file's (overLimit reports the cut).
+func (lt *linter) limitCut(n int) bool {
+	return lt.doc != nil && lt.doc.body.Truncated && n == lt.lines.read() && strings.HasSuffix(lt.lines.lines[n-1], "\x00\x00")
 }
 
 // cutReading says how the parser reads line n, which it cut, when that

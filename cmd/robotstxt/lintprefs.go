@@ -63,22 +63,28 @@ func (lt *linter) usageConflicts() {
 	checked := make(map[string]bool)    // the runs of crawlers checked
 	var rules []parser.UsageRule
 	n := 0
-	for _, c := range crawlers {
+	for i, c := range crawlers {
 		key := fmt.Sprint(reads[c])
 		if checked[key] {
 			continue
 		}
-		checked[key] = true
 		clear(first)
 		rules = rules[:0]
 		for _, run := range reads[c] {
 			rules = append(rules, runs[run]...)
 		}
 		if n += len(rules); n > maxSetRules {
-			lt.add(rules[0].Line, codeNotChecked, "the Content-Usage rules of %d crawlers, the first speaking for %s, were not checked for conflicting rules: past lint's budget of %d rules",
-				len(crawlers)-len(checked)+1, c, maxSetRules)
+			left := 0 // crawlers reading rules no crawler checked read
+			for _, o := range crawlers[i:] {
+				if !checked[fmt.Sprint(reads[o])] {
+					left++
+				}
+			}
+			lt.add(rules[0].Line, codeNotChecked, "the Content-Usage rules of %d crawlers, the first %s, were not checked for conflicting rules: past lint's budget of %d rules",
+				left, c, maxSetRules)
 			return
 		}
+		checked[key] = true
 		slices.SortFunc(rules, func(a, b parser.UsageRule) int { return a.Line - b.Line })
 		for _, r := range rules {
 			ps, ok := stated[r.Line]

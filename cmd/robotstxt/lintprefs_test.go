@@ -105,3 +105,36 @@ func TestLintUsageConflictPastBudgetSaysSo(t *testing.T) {
 		t.Errorf("crawlers reading a /x train-ai=y and their own /x train-ai=n: lint reports neither a conflict nor that it left crawlers unchecked")
 	}
 }
+
+// TestLintNotCheckedCountsTheCrawlersLeft: past its budget,
+// usage-conflict counts the crawlers whose rules it did not check, not
+// those whose rules another's check covered (review129: 300 crawlers
+// named together, all checked, and 130 all but the last checked, were
+// said to be 301 not checked).
+func TestLintNotCheckedCountsTheCrawlersLeft(t *testing.T) {
+	const together, crawlers, shared = 300, 130, 1010
+	var b strings.Builder
+	for i := range together {
+		fmt.Fprintf(&b, "User-agent: %s\n", "x"+crowdToken(i))
+	}
+	b.WriteString("Content-Usage: /y train-ai=y\nDisallow: /nothing\n")
+	for i := range crawlers {
+		fmt.Fprintf(&b, "User-agent: %s\n", crowdToken(i))
+	}
+	b.WriteString("Content-Usage: /x train-ai=y\n")
+	for i := 1; i < shared; i++ {
+		fmt.Fprintf(&b, "Content-Usage: /s%d train-ai=y\n", i)
+	}
+	for i := range crawlers {
+		fmt.Fprintf(&b, "User-agent: %s\nContent-Usage: /x train-ai=n\n", crowdToken(i))
+	}
+	for _, f := range lintText(t, b.String()) {
+		if f.Code == codeNotChecked {
+			var n int
+			fmt.Sscanf(strings.TrimPrefix(f.Message, "the Content-Usage rules of "), "%d", &n)
+			if n > 2 {
+				t.Errorf("lint: %s\n(all %d crawlers named on lines 1-%d were checked, and of the %d others all but the last one or two)", f.Message, together, together, crawlers)
+			}
+		}
+	}
+}

@@ -85,11 +85,15 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 	// say together.
 	var signals []int
 	var signal prefs
+	var cutSignals []string // notes of the records cut short
 	for _, rec := range records {
 		if rec.Key == "content-signal" {
 			signals = append(signals, rec.Line)
 			stated, _ := readPrefs(rec.Key, rec.Value)
 			signal.combine(stated)
+			if rec.Cut && len(cutSignals) < maxListed {
+				cutSignals = append(cutSignals, fmt.Sprintf("line %d is cut short: it reads as its refusals and ai-train=no, since what was cut may have been one", rec.Line))
+			}
 		}
 	}
 	var items []prefItem
@@ -99,14 +103,21 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 		forms := matcher.ServedForms(spelled)
 		rules, said := servedUsage(usageRules, append([]string{spelled}, forms...), p.mode)
 		var bounded []string // labels the Client failed closed on, which the lines do not say
+		past := false        // the Client read past its bound on the served forms
 		for _, l := range labels {
 			// Past its bound on the served forms (a path with others),
-			// the Client fails closed: train-ai=n, whatever rules match.
-			if allowed && forms != nil && client.Pref(l) == robotstxt.PrefNo && said.pref(l) != robotstxt.PrefNo && signal.pref(l) != robotstxt.PrefNo {
+			// the Client fails closed: train-ai=n, whatever rules match,
+			// and a yes the forms it left may lack counts for none.
+			switch {
+			case !allowed || forms == nil:
+			case client.Pref(l) == robotstxt.PrefNo && said.pref(l) != robotstxt.PrefNo && signal.pref(l) != robotstxt.PrefNo:
 				bounded = append(bounded, l)
+				past = true
+			case said.pref(l) == robotstxt.PrefYes && client.Pref(l) == robotstxt.PrefUnknown:
+				past = true // review129: a train-ai=n the rules say hides the bound
 			}
 		}
-		if len(bounded) > 0 {
+		if past {
 			// The forms left unread agree with what the rules say as the
 			// Client's train-ai=n does: a yes they may lack counts for
 			// none (cli81).
@@ -150,6 +161,7 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 		if allowed {
 			it.prefs = signal.String()
 			it.detail, it.lines = linesText(signals, p.lines, "they combine, no before yes")
+			it.notes = cutSignals
 		} else {
 			it.detail = "disallowed: preferences apply only to URLs the crawler may fetch"
 		}

@@ -483,3 +483,46 @@ func TestUsageLinesBounded(t *testing.T) {
 		t.Errorf("prefItems allocated %d times for 4,000 rules of a run of 4,000 lines, %d for 8,000: more than linear", a1, a2)
 	}
 }
+
+// TestUsagePastFormsBoundDropsAYesWhenRulesSayNo: as
+// TestUsagePastFormsBoundDropsAYes, when the deciding rule, or a
+// Content-Signal record, refuses training itself (review129: test showed
+// the search=y the Client dropped).
+func TestUsagePastFormsBoundDropsAYesWhenRulesSayNo(t *testing.T) {
+	path := "/./" + strings.Repeat("a", 8150) // a dot segment: its served form is checked too
+	for name, head := range map[string]string{
+		"rule says train-ai=n":    "User-agent: *\nContent-Usage: train-ai=n, search=y\n",
+		"signal says ai-train=no": "User-agent: *\nContent-Signal: ai-train=no\nContent-Usage: train-ai=y, search=y\n",
+	} {
+		robots := head + strings.Repeat("Content-Usage: /*q x\n", 24000)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(robots))
+		}))
+		c, _ := libraryClient(t)
+		d, err := c.Check(context.Background(), srv.URL+path)
+		if err != nil || d.Usage.Pref("search") != robotstxt.PrefUnknown || d.Usage.Pref("train-ai") != robotstxt.PrefNo {
+			t.Fatalf("%s: the Client: usage %v, %v; the test wants train-ai=n alone", name, d.Usage, err)
+		}
+		r := runCmd(t, "", "test", "-file", srv.URL+"/robots.txt", srv.URL+path)
+		j := runCmd(t, "", "test", "-json", "-file", srv.URL+"/robots.txt", srv.URL+path)
+		srv.Close()
+		lines := outputLines(r.stdout)
+		if len(lines) < 2 || strings.Contains(strings.Split(lines[1], "(")[0], "search=y") {
+			t.Errorf("%s: the Client gives %q (search dropped past its bound); test shows\n%s\n-json: %s", name, d.Usage,
+				strings.ReplaceAll(r.stdout, strings.Repeat("a", 8150), "a…"), strings.ReplaceAll(j.stdout, strings.Repeat("a", 8150), "a…"))
+		}
+	}
+}
+
+// TestTestNotesACutSignal: test and explain note a Content-Signal record
+// cut short, whose train-ai=n stands beside a line that says
+// ai-train=yes (review129), as they note a cut Content-Usage rule.
+func TestTestNotesACutSignal(t *testing.T) {
+	body := "User-agent: *\nContent-Signal: ai-train=yes, search=yes\x00junk\nAllow: /\n"
+	for _, cmd := range []string{"test", "explain"} {
+		r := runCmd(t, body, cmd, "-file", "-", "/page")
+		if !strings.Contains(r.stdout, "cut short") {
+			t.Errorf("%s shows the cut record without saying it is cut:\n%s", cmd, r.stdout)
+		}
+	}
+}

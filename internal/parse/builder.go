@@ -208,7 +208,7 @@ func (b *builder) pattern(p string) string {
 func (b *builder) extension(l *Line) {
 	id, known := extensionKey(l.RawKey)
 	if id == contentSignalKey && l.Flags&(FlagTooLong|FlagNUL) != 0 {
-		l.Value = refusals(l.Value, "no", "ai-train=no")
+		l.Value = refusals(l.Value, true)
 		b.cut = append(b.cut, uint32(l.Num))
 	}
 	r := record{line: uint32(l.Num), n: uint16(len(l.Value))}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/robotsgate/robotstxt/internal/match"
+	"github.com/robotsgate/robotstxt/internal/usage"
 )
 
 // A UsageRule is one Content-Usage rule of a group (IETF AIPREF,
@@ -19,27 +20,52 @@ type UsageRule struct {
 	Line      int
 }
 
-// refusals returns what a Content-Usage statement or Content-Signal
-// value cut short (at a NUL byte or past MaxLineLength; a body limit's cut
-// is made a NUL's, see body.Read) reads as: the members before the cut
-// that refuse a use (label=n, or key=no, as no spells it), for what
-// was cut may have taken back a yes, and always's refusal (of training),
-// for it may have been a refusal; and a cut rule keeps its path, which
-// would take a shorter rule's refusal from the paths it names were it to
-// state nothing. [Table.Cut] tells them.
-func refusals(stmt, no, always string) string {
-	var out []string
-	for m := range strings.SplitSeq(stmt, ",") {
-		m, _, _ = strings.Cut(m, ";")
-		k, v, ok := strings.Cut(strings.TrimSpace(m), "=")
-		if ok && v == no && k != "" && strings.Trim(k, "abcdefghijklmnopqrstuvwxyz0123456789_-.*") == "" && !slices.Contains(out, k+"="+no) {
-			out = append(out, k+"="+no)
+// refusals returns what a Content-Usage statement, or a Content-Signal
+// value when signal is set, cut short (at a NUL byte or past
+// MaxLineLength; a body limit's cut is made a NUL's, see body.Read)
+// reads as: the refusals before the cut, each member read alone as the
+// whole statement's would be (see usage.Parse, usage.ParseContentSignal),
+// for what was cut may have taken back a yes, and a refusal of training,
+// for it may have been one; and a cut rule keeps its path, which would
+// take a shorter rule's refusal from the paths it names were it to state
+// nothing. It is written in the statement's vocabulary ("search=n,
+// train-ai=n"; "search=no, ai-train=no"). [Table.Cut] tells such lines.
+func refusals(stmt string, signal bool) string {
+	var refused []string
+	seen := make(map[string]bool)
+	add := func(members string) {
+		for label, v := range usage.All(members) {
+			if v == "n" && !seen[label] {
+				seen[label] = true
+				refused = append(refused, label)
+			}
 		}
 	}
-	if !slices.Contains(out, always) {
-		out = append(out, always)
+	if signal {
+		m, _ := usage.ParseContentSignal(stmt)
+		add(m)
+	} else {
+		for member := range strings.SplitSeq(stmt, ",") {
+			m, _ := usage.Parse(member)
+			add(m)
+		}
 	}
-	return strings.Join(out, ", ")
+	add("train-ai=n")
+	var b strings.Builder
+	for i, label := range refused {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch {
+		case !signal:
+			b.WriteString(label + "=n")
+		case label == "train-ai":
+			b.WriteString("ai-train=no") // Content Signals' key for it
+		default:
+			b.WriteString(label + "=no")
+		}
+	}
+	return b.String()
 }
 
 // splitUsage splits the value of a Content-Usage rule into its path, up
@@ -110,7 +136,7 @@ func (b *builder) usageRule(l *Line) {
 	run := b.run()
 	path, stmt := splitUsage(l.Value)
 	if l.Flags&(FlagTooLong|FlagNUL) != 0 {
-		stmt = refusals(stmt, "n", "train-ai=n")
+		stmt = refusals(stmt, false)
 		b.cut = append(b.cut, uint32(l.Num))
 	}
 	if path != "" {
@@ -244,6 +270,11 @@ func (t *Table) speakers(g int) map[int][2]int {
 	}
 	return out
 }
+
+// HasStatements reports whether t has Content-Usage rules or
+// Content-Signal records of a group, or a line of either cut short: only
+// then does [Table.UsageRuns] find runs. It tests a pointer.
+func (t *Table) HasStatements() bool { return t.more.usage != nil }
 
 // Cut reports whether the Content-Usage rule or Content-Signal record on
 // line was cut short, at a NUL byte or past MaxLineLength: its statement

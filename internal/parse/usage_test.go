@@ -560,19 +560,28 @@ func TestUsageRunEndsAtAnyRecord(t *testing.T) {
 }
 
 // TestRefusals: a statement cut short reads as the refusals before the
-// cut and a refusal of training, in each vocabulary's spelling; a yes,
-// a malformed member and a member the cut split state nothing.
+// cut, each member read as the whole statement's would be, and a refusal
+// of training, in each vocabulary's spelling; a yes, a member that is not
+// one (an invalid key: review129) and a member the cut split state
+// nothing.
 func TestRefusals(t *testing.T) {
-	for _, tc := range []struct{ stmt, no, always, want string }{
-		{"", "n", "train-ai=n", "train-ai=n"},
-		{"train-ai=y", "n", "train-ai=n", "train-ai=n"},
-		{"search=n, train-ai=y, ai=n;q=1, Foo=n, x y=n, search=n, trai", "n", "train-ai=n", "search=n, ai=n, train-ai=n"},
-		{"train-ai=n, search=n", "n", "train-ai=n", "train-ai=n, search=n"},
-		{"search=no, ai-train=yes, ai-input=n", "no", "ai-train=no", "search=no, ai-train=no"},
-		{"ai-train=no", "no", "ai-train=no", "ai-train=no"},
+	for _, tc := range []struct {
+		stmt   string
+		signal bool
+		want   string
+	}{
+		{"", false, "train-ai=n"},
+		{"train-ai=y", false, "train-ai=n"},
+		{"search=n, train-ai=y, ai=n;q=1, Foo=n, 1x=n, -x=n, x y=n, search=n, trai", false, "search=n, ai=n, train-ai=n"},
+		{"train-ai=n, search=n", false, "train-ai=n, search=n"},
+		{"search=no, ai-train=yes, ai-input=n", true, "search=no, ai-input=no, ai-train=no"}, // n read as no, as the whole record reads it
+		{"Search=No, AI-Input = no", true, "search=no, ai-input=no, ai-train=no"},
+		{"search=yes; ai-input=no", true, "ai-input=no, ai-train=no"},
+		{"/blog/ search=no", true, "search=no, ai-train=no"},
+		{"ai-train=no", true, "ai-train=no"},
 	} {
-		if got := refusals(tc.stmt, tc.no, tc.always); got != tc.want {
-			t.Errorf("refusals(%q) = %q, want %q", tc.stmt, got, tc.want)
+		if got := refusals(tc.stmt, tc.signal); got != tc.want {
+			t.Errorf("refusals(%q, %v) = %q, want %q", tc.stmt, tc.signal, got, tc.want)
 		}
 	}
 }
