@@ -433,8 +433,8 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 		rc.Licenses = append(rc.Licenses, capText(l))
 	}
 	if d.Allowed {
-		groups, named := r.t.AppendGroups(nil, t.c.tokens...)
-		rd.robotsTxt(r.t, d.mode, r.t.UsageRuns(nil, groups, named, t.c.tokens...), pathForms(requestPath(req)))
+		_, named := r.t.AppendGroups(nil, t.c.tokens...)
+		rd.robotsTxt(r.t, d.mode, r.t.UsageRuns(nil, named, t.c.tokens...), pathForms(requestPath(req)))
 	}
 }
 

@@ -1139,9 +1139,9 @@ func TestReceiptListsWhatUsageCounts(t *testing.T) {
 			}
 			r, path := ParseMode([]byte(text), mode), pick(paths)
 			want := servedUsage(r.agentRules("examplebot"), path)
-			groups, named := r.t.AppendGroups(nil, "examplebot")
+			_, named := r.t.AppendGroups(nil, "examplebot")
 			rd := reading{record: true}
-			rd.robotsTxt(r.t, mode, r.t.UsageRuns(nil, groups, named, "examplebot"), pathForms(path))
+			rd.robotsTxt(r.t, mode, r.t.UsageRuns(nil, named, "examplebot"), pathForms(path))
 			var got Usage
 			for _, s := range rd.signals {
 				got = got.combine(Usage{s.Label + "=" + s.Pref.String()})

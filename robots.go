@@ -52,9 +52,6 @@ type Robots struct {
 	t     *parse.Table // indexed: a check looks only at rules that can match
 	mode  Mode
 	first atomic.Pointer[resolved]
-	// latest is another crawler's, in a file with Content-Usage rules or
-	// Content-Signal records in groups (see usage).
-	latest atomic.Pointer[resolved]
 }
 
 // resolved is what applies to one crawler: its groups, the runs of
@@ -96,9 +93,8 @@ func (r *Robots) Allowed(agent, url string) bool {
 // OutcomeRules. In the default mode it allocates only for a URL whose
 // path starts with '?' or ';', or one the crawler's Content-Usage rules
 // cover, or, for a crawler other than the first checked, in a file with
-// records such as crawl-delay, or, for one other than the first and the
-// one checked last, with Content-Usage rules; in RFC9309 mode, also for
-// a path with escapes to decode or holding '*' or '$' (compared escaped).
+// records such as crawl-delay; in RFC9309 mode, also for a path with
+// escapes to decode or holding '*' or '$' (compared escaped).
 func (r *Robots) Check(agent, url string) Decision {
 	path := match.Path(url)
 	groups := r.groups(agent)
@@ -107,7 +103,7 @@ func (r *Robots) Check(agent, url string) Decision {
 	if !d.Allowed {
 		return d
 	}
-	runs, signal := r.usage(agent, groups)
+	runs, signal := r.usage(agent)
 	if r.t.HasUsage(runs) {
 		d.Usage = stated(r.t, r.mode, runs, path)
 	}
@@ -124,32 +120,22 @@ func (r *Robots) groups(agent string) []int {
 	}
 	groups, named := r.t.GroupsOf(agent)
 	if f == nil {
-		runs := r.t.UsageRuns(nil, groups, named, agent)
+		runs := r.t.RunsOf(agent, named)
 		r.first.CompareAndSwap(nil, &resolved{agent: strings.Clone(agent), groups: groups, runs: runs, signal: signalOf(r.t, runs)})
 	}
 	return groups
 }
 
-// usage returns the runs of groups, agent's, that speak for agent (see
-// parse.Table.UsageRuns) and the preferences of their Content-Signal
-// records, remembered for the first crawler checked and, in a file with
-// such statements, for the latest other one: finding its runs reads the
-// user-agent lines of its groups, 250 µs a check of a hostile file's.
-func (r *Robots) usage(agent string, groups []int) ([]int, Usage) {
+// usage returns the runs that speak for agent (see parse.Table.RunsOf),
+// the table's own, and the preferences of their Content-Signal records,
+// remembered for the first crawler checked.
+func (r *Robots) usage(agent string) ([]int, Usage) {
 	if f := r.first.Load(); f != nil && f.agent == agent {
 		return f.runs, f.signal
 	}
-	if !r.t.HasStatements() {
-		return nil, signalOf(r.t, nil)
-	}
-	if l := r.latest.Load(); l != nil && l.agent == agent {
-		return l.runs, l.signal
-	}
 	_, named := r.t.GroupsOf(agent)
-	runs := r.t.UsageRuns(nil, groups, named, agent)
-	l := &resolved{agent: strings.Clone(agent), groups: groups, runs: runs, signal: signalOf(r.t, runs)}
-	r.latest.Store(l)
-	return l.runs, l.signal
+	runs := r.t.RunsOf(agent, named)
+	return runs, signalOf(r.t, runs)
 }
 
 // rulesPath returns path as the rules of mode compare it, and whether
@@ -221,7 +207,7 @@ func decideWork(t *parse.Table, mode Mode, groups []int, path string) (bool, Rul
 // crawler may fetch.
 func (r *Robots) Usage(agent, url string) Usage {
 	groups := r.groups(agent)
-	runs, signal := r.usage(agent, groups)
+	runs, signal := r.usage(agent)
 	return usageOf(r.t, r.mode, groups, runs, match.Path(url), signal)
 }
 

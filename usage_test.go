@@ -1072,6 +1072,8 @@ func TestUsageWithoutRulesDoesNotAllocate(t *testing.T) {
 		// review128: the runs a crawler other than the first reads were
 		// found into a slice of their own.
 		"Robots.Check of a path no rule covers, by another crawler": func() { rules.Check("y", "/b") },
+		// review130: two others, in turn, found their runs again each.
+		"Robots.Check by two other crawlers in turn": func() { rules.Check("y", "/b"); rules.Check("z", "/b") },
 	} {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
 			t.Errorf("%s: %v allocations, want 0", name, n)

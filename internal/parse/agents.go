@@ -144,7 +144,7 @@ func (t *Table) SelectFor(tokens ...string) (*Table, []int) {
 	if named == nil {
 		groups = global
 	}
-	runs := t.UsageRuns(nil, groups, named != nil, tokens...)
+	runs := t.UsageRuns(nil, named != nil, tokens...)
 	return t.Select(groups, runs), runs
 }
 

@@ -169,7 +169,7 @@ func TestSelectFor(t *testing.T) {
 		tb := Compile([]byte(body))
 		for _, tokens := range [][]string{nil, {""}, {"FooBot"}, {"FOOBOT", "barbot"}, {"Baz-Bot", ""}, {"Googlebot"}, {"ZzyzxBot"}, {"bot"}} {
 			groups, named := tb.AppendGroups(nil, tokens...)
-			runs := tb.UsageRuns(nil, groups, named, tokens...)
+			runs := tb.UsageRuns(nil, named, tokens...)
 			want := tb.Select(groups, runs)
 			got, gotRuns := tb.SelectFor(tokens...)
 			if !slices.Equal(gotRuns, runs) && len(gotRuns)+len(runs) > 0 ||

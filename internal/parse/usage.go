@@ -4,9 +4,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/match"
+	"github.com/robotsgate/robotstxt/internal/sfv"
 	"github.com/robotsgate/robotstxt/internal/usage"
 )
 
@@ -23,8 +26,8 @@ type UsageRule struct {
 // refusals returns what a Content-Usage statement, or a Content-Signal
 // value when signal is set, cut short (at a NUL byte or past
 // MaxLineLength; a body limit's cut is made a NUL's, see body.Read)
-// reads as: the refusals before the cut, each member read alone as the
-// whole statement's would be (see usage.Parse, usage.ParseContentSignal),
+// reads as: the refusals before the cut, read as the whole statement's
+// would be (see usage.Parse, usage.ParseContentSignal),
 // for what was cut may have taken back a yes, and a refusal of training,
 // for it may have been one; and a cut rule keeps its path, which would
 // take a shorter rule's refusal from the paths it names were it to state
@@ -45,9 +48,12 @@ func refusals(stmt string, signal bool) string {
 		m, _ := usage.ParseContentSignal(stmt)
 		add(m)
 	} else {
-		for member := range strings.SplitSeq(stmt, ",") {
-			m, _ := usage.Parse(member)
-			add(m)
+		// The members before the cut, or before one that does not
+		// parse, as the whole statement's scan reads them.
+		for sc := sfv.Scan(stmt); sc.Next(); {
+			if m := sc.Member(); m.Token && m.Value == "n" {
+				add(m.Key + "=n")
+			}
 		}
 	}
 	add("train-ai=n")
@@ -116,6 +122,9 @@ type usageRules struct {
 	runs    []usageRun
 	signals []signalRecord
 	cut     []uint32 // the lines of statements cut short, in order
+
+	indexOnce sync.Once // see index
+	runIndex  *runIndex
 }
 
 // run returns the number of the run of user-agent lines the current
@@ -167,31 +176,75 @@ func (s *usageRules) rule(r *usageRule) UsageRule {
 	return UsageRule{Path: path, Statement: stmt, Line: int(r.line)}
 }
 
-// UsageRuns appends to dst the runs of the given groups, those that apply
-// to a crawler known by tokens, that Content-Usage rules or Content-Signal
-// records speak for and that the crawler reads: those with a user-agent
-// line naming one of tokens when named (some group does), else those with
-// a "*" line. Pass what [Table.AppendGroups] or [Table.GroupsOf] return.
-func (t *Table) UsageRuns(dst, groups []int, named bool, tokens ...string) []int {
-	u := t.more.usage
-	if u == nil {
-		return dst
-	}
-	f := t.file
-	for _, g := range groups {
-		lo := sort.Search(len(u.runs), func(i int) bool { return u.runs[i].group >= uint32(g) })
-		for i := lo; i < len(u.runs) && u.runs[i].group == uint32(g); i++ {
-			if slices.ContainsFunc(f.agents[u.runs[i].lo:u.runs[i].hi], func(a agent) bool {
-				if !named {
-					return a.global
-				}
-				return a.tok > 0 && slices.ContainsFunc(tokens, func(tok string) bool { return compareFold(t.str(a.off, int(a.tok)), tok) == 0 })
-			}) {
-				dst = append(dst, i)
-			}
+// UsageRuns appends to dst the runs Content-Usage rules or Content-Signal
+// records speak for that a crawler known by tokens reads: those with a
+// user-agent line naming one of tokens when named (some group does, as
+// [Table.AppendGroups] reports), else those with a "*" line; in order.
+func (t *Table) UsageRuns(dst []int, named bool, tokens ...string) []int {
+	n := len(dst)
+	for _, tok := range tokens {
+		dst = append(dst, t.RunsOf(tok, named)...)
+		if !named {
+			break
 		}
 	}
+	if len(tokens) > 1 {
+		slices.Sort(dst[n:])
+		dst = dst[:n+len(slices.Compact(dst[n:]))]
+	}
 	return dst
+}
+
+// RunsOf is UsageRuns(nil, named, token) without copying: the result is
+// the table's own, which the caller must not change.
+func (t *Table) RunsOf(token string, named bool) []int {
+	u := t.more.usage
+	if u == nil {
+		return nil
+	}
+	ix := u.index(t)
+	if !named {
+		return ix.global
+	}
+	if token == "" {
+		return nil
+	}
+	return ix.named[ascii.LowerString(token)]
+}
+
+// A runIndex lists the runs of a table's statements by the product
+// tokens their user-agent lines name, lower-cased, and those with a "*"
+// line, so that finding a crawler's takes a lookup: reading the lines at
+// each check of a hostile file of many runs took 250 µs, a crawler not
+// the first checked reading it at every check.
+type runIndex struct {
+	named  map[string][]int
+	global []int
+}
+
+// index returns u's runIndex, built once.
+func (u *usageRules) index(t *Table) *runIndex {
+	u.indexOnce.Do(func() {
+		ix := &runIndex{named: make(map[string][]int)}
+		for i, r := range u.runs {
+			star := false
+			for _, a := range t.file.agents[r.lo:r.hi] {
+				star = star || a.global
+				if a.tok == 0 {
+					continue
+				}
+				tok := ascii.LowerString(t.str(a.off, int(a.tok)))
+				if runs := ix.named[tok]; len(runs) == 0 || runs[len(runs)-1] != i {
+					ix.named[tok] = append(runs, i)
+				}
+			}
+			if star {
+				ix.global = append(ix.global, i)
+			}
+		}
+		u.runIndex = ix
+	})
+	return u.runIndex
 }
 
 // runUsage returns the Content-Usage rules of run r.
@@ -270,11 +323,6 @@ func (t *Table) speakers(g int) map[int][2]int {
 	}
 	return out
 }
-
-// HasStatements reports whether t has Content-Usage rules or
-// Content-Signal records of a group, or a line of either cut short: only
-// then does [Table.UsageRuns] find runs. It tests a pointer.
-func (t *Table) HasStatements() bool { return t.more.usage != nil }
 
 // Cut reports whether the Content-Usage rule or Content-Signal record on
 // line was cut short, at a NUL byte or past MaxLineLength: its statement

@@ -137,7 +137,7 @@ func speaksFor(run []UserAgent, named bool, tokens []string) bool {
 // the runs of theirs it reads.
 func runsFor(tb *Table, tokens ...string) (groups, runs []int) {
 	groups, named := tb.AppendGroups(nil, tokens...)
-	return groups, tb.UsageRuns(nil, groups, named, tokens...)
+	return groups, tb.UsageRuns(nil, named, tokens...)
 }
 
 // bruteAll returns the usage rules of the rich form whose run speaks for
@@ -574,6 +574,9 @@ func TestRefusals(t *testing.T) {
 		{"train-ai=y", false, "train-ai=n"},
 		{"search=n, train-ai=y, ai=n;q=1, Foo=n, 1x=n, -x=n, x y=n, search=n, trai", false, "search=n, ai=n, train-ai=n"},
 		{"train-ai=n, search=n", false, "train-ai=n, search=n"},
+		// review130: a tab after a comma, a comma in a String.
+		{"train-ai=y,\tsearch=n, tr", false, "search=n, train-ai=n"},
+		{`search=n;why="a, b", tr`, false, "search=n, train-ai=n"},
 		{"search=no, ai-train=yes, ai-input=n", true, "search=no, ai-input=no, ai-train=no"}, // n read as no, as the whole record reads it
 		{"Search=No, AI-Input = no", true, "search=no, ai-input=no, ai-train=no"},
 		{"search=yes; ai-input=no", true, "ai-input=no, ai-train=no"},
