@@ -27,11 +27,10 @@ type UsageRule struct {
 // value when signal is set, cut short (at a NUL byte or past
 // MaxLineLength; a body limit's cut is made a NUL's, see body.Read)
 // reads as: the refusals before the cut, read as the whole statement's
-// would be (see usage.Parse, usage.ParseContentSignal),
-// for what was cut may have taken back a yes, and a refusal of training,
-// for it may have been one; and a cut rule keeps its path, which would
-// take a shorter rule's refusal from the paths it names were it to state
-// nothing. It is written in the statement's vocabulary ("search=n,
+// would be (see usage.Parse, usage.ParseContentSignal), for what was cut
+// may have taken back a yes, and a refusal of training, for it may have
+// been one; and a cut rule keeps its path, which would take a shorter
+// rule's refusal from the paths it names were it to state nothing. It is written in the statement's vocabulary ("search=n,
 // train-ai=n"; "search=no, ai-train=no"). [Table.Cut] tells such lines.
 func refusals(stmt string, signal bool) string {
 	var refused []string
