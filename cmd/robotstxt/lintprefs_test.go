@@ -89,18 +89,8 @@ func TestLintSignalValue(t *testing.T) {
 // (review128: 130 crawlers sharing 1,010 rules, each with one of its
 // own, lost the last one's conflict silently).
 func TestLintUsageConflictPastBudgetSaysSo(t *testing.T) {
-	const crawlers, shared = 130, 1010
 	var b strings.Builder
-	for i := range crawlers {
-		fmt.Fprintf(&b, "User-agent: %s\n", crowdToken(i))
-	}
-	b.WriteString("Content-Usage: /x train-ai=y\n")
-	for i := 1; i < shared; i++ {
-		fmt.Fprintf(&b, "Content-Usage: /s%d train-ai=y\n", i)
-	}
-	for i := range crawlers {
-		fmt.Fprintf(&b, "User-agent: %s\nContent-Usage: /x train-ai=n\n", crowdToken(i))
-	}
+	writeCrowdConflict(&b)
 	if got := codesAt(lintText(t, b.String()), codeUsageConflict, codeNotChecked); len(got) == 0 {
 		t.Errorf("crawlers reading a /x train-ai=y and their own /x train-ai=n: lint reports neither a conflict nor that it left crawlers unchecked")
 	}
@@ -112,29 +102,39 @@ func TestLintUsageConflictPastBudgetSaysSo(t *testing.T) {
 // named together, all checked, and 130 all but the last checked, were
 // said to be 301 not checked).
 func TestLintNotCheckedCountsTheCrawlersLeft(t *testing.T) {
-	const together, crawlers, shared = 300, 130, 1010
+	const together = 300
 	var b strings.Builder
 	for i := range together {
 		fmt.Fprintf(&b, "User-agent: %s\n", "x"+crowdToken(i))
 	}
 	b.WriteString("Content-Usage: /y train-ai=y\nDisallow: /nothing\n")
-	for i := range crawlers {
-		fmt.Fprintf(&b, "User-agent: %s\n", crowdToken(i))
-	}
-	b.WriteString("Content-Usage: /x train-ai=y\n")
-	for i := 1; i < shared; i++ {
-		fmt.Fprintf(&b, "Content-Usage: /s%d train-ai=y\n", i)
-	}
-	for i := range crawlers {
-		fmt.Fprintf(&b, "User-agent: %s\nContent-Usage: /x train-ai=n\n", crowdToken(i))
-	}
+	writeCrowdConflict(&b)
 	for _, f := range lintText(t, b.String()) {
 		if f.Code == codeNotChecked {
 			var n int
 			fmt.Sscanf(strings.TrimPrefix(f.Message, "the Content-Usage rules of "), "%d", &n)
 			if n > 2 {
-				t.Errorf("lint: %s\n(all %d crawlers named on lines 1-%d were checked, and of the %d others all but the last one or two)", f.Message, together, together, crawlers)
+				t.Errorf("lint: %s\n(all %d crawlers named on lines 1-%d were checked, and of the %d others all but the last one or two)", f.Message, together, together, crowdCrawlers)
 			}
 		}
+	}
+}
+
+// crowdCrawlers name the runs writeCrowdConflict writes.
+const crowdCrawlers = 130
+
+// writeCrowdConflict writes crowdCrawlers crawlers that share 1,010
+// Content-Usage rules, "/x train-ai=y" first, each with "/x train-ai=n" of
+// its own: checked crawler by crawler, their rules pass lint's budget.
+func writeCrowdConflict(b *strings.Builder) {
+	for i := range crowdCrawlers {
+		fmt.Fprintf(b, "User-agent: %s\n", crowdToken(i))
+	}
+	b.WriteString("Content-Usage: /x train-ai=y\n")
+	for i := 1; i < 1010; i++ {
+		fmt.Fprintf(b, "Content-Usage: /s%d train-ai=y\n", i)
+	}
+	for i := range crowdCrawlers {
+		fmt.Fprintf(b, "User-agent: %s\nContent-Usage: /x train-ai=n\n", crowdToken(i))
 	}
 }
