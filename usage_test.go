@@ -1074,6 +1074,9 @@ func TestUsageWithoutRulesDoesNotAllocate(t *testing.T) {
 		"Robots.Check of a path no rule covers, by another crawler": func() { rules.Check("y", "/b") },
 		// review130: two others, in turn, found their runs again each.
 		"Robots.Check by two other crawlers in turn": func() { rules.Check("y", "/b"); rules.Check("z", "/b") },
+		// review131: another crawler's Content-Signal records were read
+		// again at every check.
+		"Robots.Check of Content-Signal by another crawler": func() { signal.Check("y", "/a/b") },
 	} {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
 			t.Errorf("%s: %v allocations, want 0", name, n)

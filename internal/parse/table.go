@@ -285,6 +285,9 @@ func (t *Table) File() *File {
 func (t *Table) Size() int {
 	if t.file != selectedFile {
 		t.index()
+		if u := t.more.usage; u != nil {
+			u.index(t) // and its runs (see RunsOf)
+		}
 	}
 	n := int(unsafe.Sizeof(*t)) + len(t.text) + cap(t.rules)*int(unsafe.Sizeof(rule{})) +
 		cap(t.grams)*2 + t.more.usage.size()

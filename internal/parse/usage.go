@@ -165,8 +165,17 @@ func (s *usageRules) size() int {
 	if s == nil {
 		return 0
 	}
-	return int(unsafe.Sizeof(*s)) + len(s.text) + cap(s.rules)*int(unsafe.Sizeof(usageRule{})) +
+	n := int(unsafe.Sizeof(*s)) + len(s.text) + cap(s.rules)*int(unsafe.Sizeof(usageRule{})) +
 		cap(s.runs)*int(unsafe.Sizeof(usageRun{})) + cap(s.signals)*int(unsafe.Sizeof(signalRecord{})) + cap(s.cut)*4
+	if ix := s.runIndex; ix != nil { // built (see index)
+		n += int(unsafe.Sizeof(*ix)) + cap(ix.global)*int(unsafe.Sizeof(0))
+		for tok, runs := range ix.named {
+			// A map entry: its key's string header and bytes, its slice's
+			// header and array.
+			n += int(unsafe.Sizeof(tok)+unsafe.Sizeof(runs)) + len(tok) + cap(runs)*int(unsafe.Sizeof(0))
+		}
+	}
+	return n
 }
 
 func (s *usageRules) rule(r *usageRule) UsageRule {
@@ -180,12 +189,12 @@ func (s *usageRules) rule(r *usageRule) UsageRule {
 // user-agent line naming one of tokens when named (some group does, as
 // [Table.AppendGroups] reports), else those with a "*" line; in order.
 func (t *Table) UsageRuns(dst []int, named bool, tokens ...string) []int {
+	if !named || len(tokens) == 0 {
+		return append(dst, t.RunsOf("", false)...)
+	}
 	n := len(dst)
 	for _, tok := range tokens {
-		dst = append(dst, t.RunsOf(tok, named)...)
-		if !named {
-			break
-		}
+		dst = append(dst, t.RunsOf(tok, true)...)
 	}
 	if len(tokens) > 1 {
 		slices.Sort(dst[n:])

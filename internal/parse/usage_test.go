@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -586,5 +587,30 @@ func TestRefusals(t *testing.T) {
 		if got := refusals(tc.stmt, tc.signal); got != tc.want {
 			t.Errorf("refusals(%q, %v) = %q, want %q", tc.stmt, tc.signal, got, tc.want)
 		}
+	}
+}
+
+// TestRunIndexSizeAndNoTokens: Size counts the index of runs, which it
+// builds as it does the rules', so that it never changes once asked; and
+// a crawler known by no token reads the "*" runs, as it obeys the "*"
+// groups (review131).
+func TestRunIndexSizeAndNoTokens(t *testing.T) {
+	var b strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&b, "User-agent: bot%c%c\nContent-Usage: /x%d train-ai=n\n", 'a'+i%26, 'a'+i/26, i)
+	}
+	b.WriteString("User-agent: *\nContent-Usage: search=n\n")
+	tb := Compile([]byte(b.String()))
+	plain := Compile([]byte(strings.ReplaceAll(b.String(), "Content-Usage", "X-Usage")))
+	size := tb.Size()
+	tb.RunsOf("botaa", true)
+	if again := tb.Size(); again != size || size <= plain.Size() {
+		t.Errorf("Size %d, then %d once a crawler's runs were found; %d without statements", size, again, plain.Size())
+	}
+	if got, want := tb.UsageRuns(nil, true), tb.RunsOf("", false); !slices.Equal(got, want) || len(want) != 1 {
+		t.Errorf("UsageRuns with no token = %v, want the * runs %v", got, want)
+	}
+	if sel, _ := tb.SelectFor(); len(sel.DecideUsage(nil, []int{0}, "/a")) != 1 {
+		t.Errorf("SelectFor() keeps no Content-Usage rule of the * group")
 	}
 }
