@@ -1937,9 +1937,10 @@ func weight(s Signal, run []Signal, self int) int {
 }
 
 // robotsTxt notes the signals of t, read in mode, of runs (those that
-// speak for one crawler, see parse.Table.UsageRuns) at paths (a URL's and its normal forms): the Content-Usage
-// rules that decide for any of them, then the Content-Signal records that
-// apply, each in line order, without combining their preferences. A
+// speak for one crawler, see parse.Table.UsageRuns) at paths (a URL's
+// and its normal forms): the Content-Usage rules that decide for any of
+// them, then the Content-Signal records that apply, each in line order,
+// without combining their preferences. A
 // rule's yes is noted unless the forms' agreement, as servedUsage counts
 // it, leaves its label without a preference: a yes that one form lacks
 // counts for none.

@@ -3150,17 +3150,7 @@ func TestTwinLeaseUsageJoinsNoOtherFill(t *testing.T) {
 			p.Body.Close()
 			<-otherDone
 
-			// Later, nothing in flight: a fresh page of a.test:8080.
-			time.Sleep(1100 * time.Millisecond)
-			later, err := hc.Get("http://a.test:8080/w")
-			if err != nil {
-				t.Fatal(err)
-			}
-			io.Copy(io.Discard, later.Body)
-			later.Body.Close()
-			if rc := tr.Receipt(later, nil); rc.Usage.Pref("train-ai") == PrefNo {
-				t.Errorf("a later page of a.test:8080, nothing in flight, still train-ai=n: %+v", rc.Signals)
-			}
+			laterPageUnreserved(t, hc, tr)
 		})
 	}
 }
@@ -3527,6 +3517,14 @@ func TestTwinLeaseUsageJoinsNoEndedLeasesFill(t *testing.T) {
 	p2.Body.Close()
 	<-p1Done
 
+	laterPageUnreserved(t, hc, tr)
+}
+
+// laterPageUnreserved fetches, past the turns of the pages before it, a
+// fresh page of a.test:8080, nothing in flight, and fails t if its
+// receipt keeps the train-ai=n a hop that waited for their turns left.
+func laterPageUnreserved(t *testing.T, hc *http.Client, tr *Transport) {
+	t.Helper()
 	time.Sleep(1100 * time.Millisecond)
 	later, err := hc.Get("http://a.test:8080/w")
 	if err != nil {

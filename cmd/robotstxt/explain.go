@@ -220,12 +220,18 @@ func agentGroups(f *parser.File, agent string) (named, global []int) {
 		for _, a := range f.Groups[i].Agents {
 			if a.Global {
 				global = appendOnce(global, i)
-			} else if a.Token != "" && strings.EqualFold(a.Token, agent) {
+			} else if names(a, agent) {
 				named = appendOnce(named, i)
 			}
 		}
 	}
 	return named, global
+}
+
+// names reports whether user-agent line a names agent, a product token,
+// as crawlers compare them: ignoring case, and never by an empty token.
+func names(a parser.UserAgent, agent string) bool {
+	return a.Token != "" && strings.EqualFold(a.Token, agent)
 }
 
 // appliedGroups returns the groups of f whose rules agent obeys: those

@@ -176,7 +176,7 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 func speaksFor(agents []parser.UserAgent, agent string, named bool) bool {
 	return slices.ContainsFunc(agents, func(a parser.UserAgent) bool {
 		if named {
-			return a.Token != "" && strings.EqualFold(a.Token, agent)
+			return names(a, agent)
 		}
 		return a.Global
 	})
