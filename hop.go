@@ -36,6 +36,15 @@ type chain struct {
 	admitted Decision
 }
 
+// doc returns the authority whose document ch's fetch is: the robots.txt
+// fetched last, or the root's tdmrep.json.
+func (ch *chain) doc() string {
+	if ch.robots {
+		return ch.sites[len(ch.sites)-1]
+	}
+	return ch.root
+}
+
 // chainKey keys the *chain of a fetch's context.
 type chainKey struct{}
 
@@ -208,16 +217,21 @@ const maxHopFailures = 1024
 // spends one of the chain's requests. Within that site a fetch, of
 // robots.txt or tdmrep.json, takes no turn: the one the page the
 // caller asks about took may still be running, and the caller may be
-// holding that page's body open (Transport.Usage). Nor does one of a
-// Receipt or Usage to a site whose turn the request it reads holds with
-// the root's (see twinLease): that page took it.
+// holding that page's body open (Transport.Usage). That holds only for
+// a fetch of that site's own documents: another site's robots.txt,
+// fetched to check a hop, that redirects into the check's site was
+// chosen by that other site, and takes the turn its own check would
+// (waiting, should the caller hold it, until the fetch's timeout
+// refuses the hop). Nor does one of a Receipt or Usage to a site whose
+// turn the request it reads holds with the root's (see twinLease): that
+// page took it.
 func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)
 	if ch.requests.Add(-1) < 0 {
 		return nil, fmt.Errorf("%w: %w: more than %d requests", errRedirects, errChain, c.cfg.requestBound())
 	}
 	t := c.hopPacing()
-	if twin, _ := ctx.Value(twinKey{}).(*twinLease); sameSite(ch.root, authority) || twin.holds(ch.root, authority) {
+	if twin, _ := ctx.Value(twinKey{}).(*twinLease); sameSite(ch.root, authority) && sameSite(ch.root, ch.doc()) || twin.holds(ch.root, authority) {
 		sent := time.Now()
 		return func(resp *http.Response) {
 			if hold := t.hold(ctx, authority, resp); hold > 0 {

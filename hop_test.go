@@ -205,6 +205,50 @@ func TestHopIsPaced(t *testing.T) {
 	}
 }
 
+// TestHopIntoTheCheckedSiteIsPaced: another site's robots.txt, fetched
+// to check a hop of a check's chain, that redirects into the site the
+// check is for (or its www. twin) takes that site's turn, as its own
+// check's would: such a request was chosen by the other site, and the
+// site's Crawl-delay of 60 s holds it back until the fetch's timeout
+// refuses the hop. Only the site's own documents go without a turn.
+func TestHopIntoTheCheckedSiteIsPaced(t *testing.T) {
+	checkLeaks(t)
+	for _, tc := range []struct {
+		name, page, check string
+		receipt           bool
+	}{
+		// a.test keeps its tdmrep.json at b.test, whose robots.txt
+		// redirects to a page of a.test.
+		{"a Receipt's tdmrep.json", "a.test", "", true},
+		// a.test keeps its robots.txt at b.test, whose robots.txt
+		// redirects to a page of www.a.test.
+		{"a check's robots.txt", "www.a.test", "http://a.test/", false},
+	} {
+		w := newHosts(t)
+		w.on(tc.page+"/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 60\n", "Cache-Control", "max-age=3600"))
+		w.on(tc.page+"/page", serve(200, "page"))
+		w.on("a.test"+tdmrepPath, redirectTo("http://b.test/policies/a.json"))
+		w.on("b.test/policies/a.json", serve(200, `[{"location":"/","tdm-reservation":0}]`))
+		if !tc.receipt {
+			w.on("a.test/robots.txt", redirectTo("http://b.test/buckets/a/robots.txt"))
+			w.on("b.test/buckets/a/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		}
+		w.on("b.test/robots.txt", redirectTo("http://"+tc.page+"/x"))
+		w.on(tc.page+"/x", serve(200, "User-agent: *\nAllow: /\n"))
+		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(300 * time.Millisecond)})
+		resp, body := fetchPage(t, &http.Client{Transport: tr}, "http://"+tc.page+"/page")
+		if tc.receipt {
+			_ = tr.Receipt(resp, body)
+		} else {
+			_, _ = c.Check(context.Background(), tc.check)
+		}
+		if n := w.count("http://" + tc.page + "/x"); n != 0 {
+			t.Errorf("%s: b.test's robots.txt reached %s within its Crawl-delay (%d requests)", tc.name, tc.page, n)
+		}
+		_ = c.Close()
+	}
+}
+
 // TestHopTurnEndsWithItsBody: a hop to a page of another site holds that
 // site's turn until its body has come, as a page's turn does: a page of
 // the site asked for while the body still comes is sent a Crawl-delay

@@ -105,11 +105,13 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // gives the Client's product tokens apart (else
 // [WithDefaultInterval]; for a Host of its own, the longer of the two
 // files'), from the end of one response (its body read to its end or
-// closed; one never closed holds its site until the turn's lease, see
-// [Pacer], runs out) to the sending of the next; but next's own retry of
-// a replayable request (a GET on a fresh connection after a reused one
-// closed with no response, as net/http's Transport does) goes in the
-// same turn. A 429 or 503 response holds its site for its Retry-After
+// closed) to the sending of the next, while the turn's lease (see
+// [Pacer]: 30 seconds, or the Crawl-delay if longer) lasts: a body
+// never closed, or still coming when the lease runs out, holds its site
+// no longer, and the next request may be sent beside it; but next's own
+// retry of a replayable request (a GET on a fresh connection after a
+// reused one closed with no response, as net/http's Transport does) goes
+// in the same turn. A 429 or 503 response holds its site for its Retry-After
 // (the longest of its values; at least a second, with none), up to
 // [WithMaxHold], as one to the Client's robots.txt requests does. A
 // request waits in RoundTrip for its turn unless it cannot come before
