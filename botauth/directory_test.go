@@ -45,8 +45,8 @@ func TestDirectoryVector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.now = func() time.Time { return time.Unix(v.Created, 0) }
-	s.directoryValidity = v.Expires - v.Created
+	s.now = func() time.Time { return time.Unix(v.Created, 0).Add(clockLead) }
+	s.directoryValidity = v.Expires - v.Created - int64(clockLead/time.Second)
 
 	req := httptest.NewRequest(v.Request.Method, "https://"+v.Request.Host+v.Request.Path, nil)
 	req.Header.Set("Accept", v.Request.Accept)

@@ -118,7 +118,13 @@ func authority(host, scheme string) (string, error) {
 		return "", fmt.Errorf("botauth: host %q has an IPv6 zone, which HTTP/1.1 sends without and HTTP/2 with: no one authority to sign", host)
 	}
 	host = strings.TrimSuffix(ascii.LowerString(host), ":")
-	return strings.TrimSuffix(host, defaultPorts[ascii.LowerString(scheme)]), nil
+	host = strings.TrimSuffix(host, defaultPorts[ascii.LowerString(scheme)])
+	if host == "" || host[0] == ':' {
+		// ":443" names a port and no host: a signature over it would be
+		// bound to no site.
+		return "", errors.New("botauth: request has no host")
+	}
+	return host, nil
 }
 
 // defaultPorts are the ports an authority leaves out, by scheme.

@@ -181,6 +181,14 @@ func TestAuthority(t *testing.T) {
 			}
 		}
 	}
+	// A port with no host names no site: a signature over the empty
+	// authority left without the port would verify wherever a request's
+	// Host reads as empty (botauth82).
+	for _, hs := range [][2]string{{":443", "https"}, {":80", "http"}, {":", "https"}, {":8080", "https"}, {":443", "HTTPS"}} {
+		if got, err := authority(hs[0], hs[1]); err == nil {
+			t.Errorf("authority(%q, %q) = %q; want an error", hs[0], hs[1], got)
+		}
+	}
 	// An internationalised name is signed as net/http sends it.
 	for host, want := range map[string]string{"bücher.example": "xn--bcher-kva.example", "Bücher.example:8443": "xn--bcher-kva.example:8443"} {
 		if got, err := authority(host, "https"); err != nil || got != want {

@@ -29,6 +29,14 @@ const (
 	defaultValidity = time.Minute
 	// maxValidity is the longest the draft recommends.
 	maxValidity = 24 * time.Hour
+	// clockLead is how long before it is made a signature says it was
+	// created: sites refuse a created in their future with no tolerance
+	// (Cloudflare's verifiers do), so a crawler's clock a second ahead of
+	// a site's lost every signature there, and one 300 ms ahead a
+	// quarter. Five seconds covers a host's drift between NTP syncs; a
+	// clock further off is the host's to fix. The validity counts from
+	// when the signature is made, not from created.
+	clockLead = 5 * time.Second
 	// nonceSize is what Cloudflare's implementation sends and insists on;
 	// RFC 9421 sets no size.
 	nonceSize = 64
@@ -46,7 +54,7 @@ type Signer struct {
 	agentValue string // agent as a Structured Field String
 	agentPath  string // the path of the agent URL
 	agentAuth  string // the authority of the agent URL
-	validity   int64  // seconds from created to expires
+	validity   int64  // seconds from signing to expires
 	keySet     []byte // the key directory's body
 	digest     string // its Content-Digest
 
@@ -70,11 +78,14 @@ type config struct {
 	directoryKeys []ed25519.PrivateKey
 }
 
-// WithValidity sets how long each signature is valid, from its created
-// parameter to its expires, in whole seconds (rounded down): at least a
-// second and at most 24 hours, the longest the draft recommends, or
-// [NewSigner] fails. The default is a minute (see Limits in the package
-// documentation).
+// WithValidity sets how long each signature is valid from when it is
+// made to its expires parameter, in whole seconds (rounded down): at
+// least a second and at most 24 hours, the longest the draft recommends,
+// or [NewSigner] fails. The default is a minute (see Limits in the
+// package documentation). Its created parameter says five seconds
+// before it was made, lest a site whose clock is behind the crawler's
+// refuse it as made in the future; from created to expires stays within
+// 24 hours (a validity of 24 hours lasts five seconds less).
 func WithValidity(d time.Duration) Option {
 	return func(c *config) { c.validity = d }
 }
@@ -159,10 +170,12 @@ func (s *Signer) mustBeMade() {
 }
 
 // sign signs cs with k under label for validity seconds from now, with
-// the parameters created, expires, keyid, then nonce if given, then tag.
+// the parameters created (clockLead before now), expires, keyid, then
+// nonce if given, then tag.
 func (s *Signer) sign(k *signingKey, label string, cs []component, validity int64, tag string, nonce ...param) (input, signature string) {
-	created := s.now().Unix()
-	ps := append([]param{intParam("created", created), intParam("expires", created+validity), stringParam("keyid", k.id)}, nonce...)
+	now := s.now().Unix()
+	created := now - int64(clockLead/time.Second)
+	ps := append([]param{intParam("created", created), intParam("expires", now+validity), stringParam("keyid", k.id)}, nonce...)
 	return sign(k.key, label, cs, append(ps, stringParam("tag", tag)))
 }
 
@@ -281,8 +294,10 @@ func (s *Signer) Sign(req *http.Request) error {
 	if _, err := io.ReadFull(s.rand, nonce); err != nil {
 		return fmt.Errorf("botauth: reading a nonce: %w", err)
 	}
+	// From created to expires within the draft's longest.
+	validity := min(s.validity, int64((maxValidity-clockLead)/time.Second))
 	input, signature := s.sign(s.keys[0], requestLabel, []component{{authorityID, auth}, {agentID, s.agentValue}},
-		s.validity, requestTag, stringParam("nonce", base64.StdEncoding.EncodeToString(nonce)))
+		validity, requestTag, stringParam("nonce", base64.StdEncoding.EncodeToString(nonce)))
 	if req.Header == nil {
 		req.Header = make(http.Header)
 	}
