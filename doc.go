@@ -133,18 +133,20 @@
 // refused, its certificate not verified), is within its back-off,
 // a robots.txt redirected there is unreachable too, and sends it
 // nothing, until that authority answers again (to this Client, or to
-// another that stored the answer). Every
-// request that leaves the site takes its turn in that authority's pacing
-// (that of the first [Transport] made for the Client, else the Client's
-// in-process one), waiting for it within the fetch's timeout, but for one
-// of a [Transport.Receipt] or [Transport.Usage] to a site whose turn the
-// page it reads holds with the site's own (a Host at another port, or
-// kept across servers) while that page is in flight. A hop that may not be sent, or a redirect without a
-// usable http or https Location (one that parses and names a host, of at
-// most 16 KiB), leaves the robots.txt unreachable, never allow-all,
-// whatever [WithErrorPolicy] says; only more than five redirects (a loop
-// followed to the limit) read as no robots.txt. One check sends at most 3×(redirects+1) requests, 18
-// by default, the robots.txt files its hops need included, nested at most
+// another that stored the answer). Every request that leaves the site,
+// or that another site's robots.txt, fetched to check a hop, sends back
+// into it, takes its turn in that authority's pacing (that of the first
+// [Transport] made for the Client, else the Client's in-process one),
+// waiting for it within the fetch's timeout, but for one of a
+// [Transport.Receipt] or [Transport.Usage] to a site whose turn the page
+// it reads holds with the site's own (a Host at another port, or kept
+// across servers) while that page is in flight. A hop that may not be
+// sent, or a redirect without a usable http or https Location (one that
+// parses and names a host, of at most 16 KiB), leaves the robots.txt
+// unreachable, never allow-all, whatever [WithErrorPolicy] says; only
+// more than five redirects (a loop followed to the limit) read as no
+// robots.txt. One check sends at most 3×(redirects+1) requests, 18 by
+// default, the robots.txt files its hops need included, nested at most
 // three deep; a robots.txt fetched for another site's hop keeps a good
 // answer, or an error status that site sent itself (a 5xx, a 429) or a
 // failure to connect of its own, for its back-off, its last good copy
