@@ -222,16 +222,19 @@ const maxHopFailures = 1024
 // fetched to check a hop, that redirects into the check's site was
 // chosen by that other site, and takes the turn its own check would
 // (waiting, should the caller hold it, until the fetch's timeout
-// refuses the hop). Nor does one of a Receipt or Usage to a site whose
-// turn the request it reads holds with the root's (see twinLease): that
-// page took it.
+// refuses the hop). A site whose turn the request a Receipt or Usage
+// reads holds with the root's (see twinLease) counts as the root's own
+// site, both as the fetch's document and as where a request goes: that
+// page took its turn.
 func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)
 	if ch.requests.Add(-1) < 0 {
 		return nil, fmt.Errorf("%w: %w: more than %d requests", errRedirects, errChain, c.cfg.requestBound())
 	}
 	t := c.hopPacing()
-	if twin, _ := ctx.Value(twinKey{}).(*twinLease); sameSite(ch.root, authority) && sameSite(ch.root, ch.doc()) || twin.holds(ch.root, authority) {
+	twin, _ := ctx.Value(twinKey{}).(*twinLease)
+	own := func(a string) bool { return sameSite(ch.root, a) || twin.holds(ch.root, a) }
+	if own(authority) && own(ch.doc()) {
 		sent := time.Now()
 		return func(resp *http.Response) {
 			if hold := t.hold(ctx, authority, resp); hold > 0 {

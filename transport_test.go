@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -3030,6 +3031,157 @@ func closeLater(resp *http.Response, d time.Duration) func() int64 {
 		resp.Body.Close()
 	}()
 	return func() int64 { return <-at }
+}
+
+// twinThirdParty serves a.test and a.test:8080 (see portTwins), each
+// with a Crawl-delay of 60 s; a.test:8080's tdmrep.json is kept at
+// b.test, whose robots.txt redirects to into, a page of a.test or of
+// a.test:8080, /x2 redirecting on to /x6. It counts requests by Host and
+// path.
+type twinThirdParty struct {
+	into string
+	mu   sync.Mutex
+	seen map[string]int // Host + path
+}
+
+func (s *twinThirdParty) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.seen[r.Host+r.URL.Path]++
+	s.mu.Unlock()
+	switch {
+	case r.URL.Path == "/robots.txt" && r.Host == "b.test":
+		http.Redirect(w, r, s.into, http.StatusMovedPermanently)
+	case r.URL.Path == "/robots.txt":
+		w.Header().Set("Cache-Control", "max-age=3600")
+		io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 60\n")
+	case r.URL.Path == "/.well-known/tdmrep.json" && r.Host == "a.test:8080":
+		http.Redirect(w, r, "http://b.test/policies/a.json", http.StatusMovedPermanently)
+	case r.URL.Path == "/policies/a.json":
+		io.WriteString(w, `[{"location":"/","tdm-reservation":0}]`)
+	case len(r.URL.Path) == 3 && r.URL.Path[:2] == "/x" && r.URL.Path[2] < '6':
+		http.Redirect(w, r, "/x"+string(r.URL.Path[2]+1), http.StatusMovedPermanently)
+	case r.URL.Path == "/x6":
+		io.WriteString(w, "User-agent: *\nAllow: /\n")
+	default:
+		io.WriteString(w, "page")
+	}
+}
+
+// count returns how many requests s saw for host and path.
+func (s *twinThirdParty) count(hostPath string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seen[hostPath]
+}
+
+// TestTwinLeaseLetsNoThirdPartyIn: while a page holds the turns of
+// a.test and a.test:8080, another site's robots.txt, fetched to check a
+// hop of its Receipt, that redirects into either takes that site's turn
+// as its own check would, and inside a Crawl-delay of 60 s is refused
+// (review132: into the twin a.test it sent five requests).
+func TestTwinLeaseLetsNoThirdPartyIn(t *testing.T) {
+	for _, tc := range []struct{ name, into, counted string }{
+		{"into the root a.test:8080", "http://a.test:8080/x2", "a.test:8080/x2"},
+		{"into the twin a.test", "http://a.test/x2", "a.test/x2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			s := &twinThirdParty{into: tc.into, seen: map[string]int{}}
+			c, tr := NewClientTransport(portTwins(t, s), []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(300 * time.Millisecond)})
+			defer c.Close()
+			hc := &http.Client{Transport: tr}
+			p := twoTurns(t, hc) // both turns, body open
+			defer p.Body.Close()
+			start := time.Now()
+			rc := tr.Receipt(p, nil)
+			host, _, _ := strings.Cut(tc.counted, "/")
+			n := 0
+			for i := 2; i <= 6; i++ {
+				n += s.count(host + "/x" + strconv.Itoa(i))
+			}
+			if n != 0 {
+				t.Errorf("b.test's robots.txt sent %d request(s) to %s while the page held its turn, inside its Crawl-delay of 60 s (receipt took %v, signals %d)",
+					n, tc.counted, time.Since(start).Round(time.Millisecond), len(rc.Signals))
+			}
+		})
+	}
+}
+
+// twinCanon serves a.test and a.test:8080 (see portTwins): a.test's
+// robots.txt is a.test:8080's (a redirect to /shared/robots.txt there),
+// which says Crawl-delay: 1;
+// a.test:8080's tdmrep.json is a.test's (a redirect).
+type twinCanon struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (s *twinCanon) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.seen = append(s.seen, r.Host+r.URL.Path)
+	s.mu.Unlock()
+	switch {
+	case r.URL.Path == "/robots.txt" && r.Host == "a.test":
+		http.Redirect(w, r, "http://a.test:8080/shared/robots.txt", http.StatusMovedPermanently)
+	case r.URL.Path == "/robots.txt" || r.URL.Path == "/shared/robots.txt":
+		w.Header().Set("Cache-Control", "max-age=3600")
+		io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
+	case r.URL.Path == "/.well-known/tdmrep.json" && r.Host == "a.test:8080":
+		http.Redirect(w, r, "http://a.test/.well-known/tdmrep.json", http.StatusMovedPermanently)
+	case r.URL.Path == "/.well-known/tdmrep.json":
+		io.WriteString(w, `[{"location":"/","tdm-reservation":0}]`)
+	default:
+		io.WriteString(w, "page")
+	}
+}
+
+// TestTwinLeaseTwinsRobotsTxtIntoTheRoot: while a page holds the turns
+// of a.test and a.test:8080, its Receipt checks the hop of a.test:8080's
+// tdmrep.json to a.test against a.test's robots.txt, stale by then,
+// which redirects to a.test:8080: that fetch is of one of the page's
+// sites' own documents into the other, and takes no turn, the page
+// having taken it (review132: it waited for the turn the page held,
+// and the Receipt said, and kept for later pages, train-ai=n).
+func TestTwinLeaseTwinsRobotsTxtIntoTheRoot(t *testing.T) {
+	checkLeaks(t)
+	s := &twinCanon{}
+	clock := newTestClock()
+	c, tr := NewClientTransport(portTwins(t, s), []Option{WithUserAgent(testUA), WithTDMRep(), WithClock(clock.Now), WithFetchTimeout(2 * time.Second)})
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+	for _, u := range []string{"http://a.test:8080/", "http://a.test/"} {
+		if _, err := c.Allowed(t.Context(), u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(1100 * time.Millisecond) // a.test:8080's Crawl-delay, after a.test's robots.txt asked it
+	p := twoTurns(t, hc)                // both turns, body open
+	defer p.Body.Close()
+	clock.Advance(2 * time.Hour) // the body still coming; robots.txt stale
+	start := time.Now()
+	rc := tr.Receipt(p, nil)
+	took := time.Since(start)
+	for _, sg := range rc.Signals {
+		t.Logf("signal %+v", sg)
+	}
+	t.Logf("usage %q, took %v, requests %q", rc.Usage.statement(), took.Round(time.Millisecond), s.seen)
+	for _, sg := range rc.Signals {
+		if sg.Where == "unreachable" {
+			t.Errorf("the receipt failed: %+v", sg)
+		}
+	}
+	// Later: the page's body done, another page of a.test:8080, read to
+	// its end; its Receipt.
+	io.Copy(io.Discard, p.Body)
+	p.Body.Close()
+	time.Sleep(1100 * time.Millisecond)
+	resp, body := fetchPage(t, hc, "http://a.test:8080/y")
+	rc2 := tr.Receipt(resp, body)
+	for _, sg := range rc2.Signals {
+		if sg.Where == "unreachable" {
+			t.Errorf("a later page's receipt, no turn held: %s %+v", rc2.Usage.statement(), sg)
+		}
+	}
 }
 
 // TestTwinLeaseEndsWithTheLease (review117): a page sent in two sites'

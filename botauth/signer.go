@@ -85,7 +85,7 @@ type config struct {
 // package documentation). Its created parameter says five seconds
 // before it was made, lest a site whose clock is behind the crawler's
 // refuse it as made in the future; from created to expires stays within
-// 24 hours (a validity of 24 hours lasts five seconds less).
+// 24 hours (a validity of 24 hours lasts up to six seconds less).
 func WithValidity(d time.Duration) Option {
 	return func(c *config) { c.validity = d }
 }
@@ -170,12 +170,14 @@ func (s *Signer) mustBeMade() {
 }
 
 // sign signs cs with k under label for validity seconds from now, with
-// the parameters created (clockLead before now), expires, keyid, then
-// nonce if given, then tag.
+// the parameters created (clockLead before now, in whole seconds rounded
+// down), expires (rounded up: a second's validity made late in a second
+// lasts a second), keyid, then nonce if given, then tag.
 func (s *Signer) sign(k *signingKey, label string, cs []component, validity int64, tag string, nonce ...param) (input, signature string) {
-	now := s.now().Unix()
-	created := now - int64(clockLead/time.Second)
-	ps := append([]param{intParam("created", created), intParam("expires", now+validity), stringParam("keyid", k.id)}, nonce...)
+	now := s.now()
+	created := now.Add(-clockLead).Unix()
+	expires := now.Add(time.Second-1).Unix() + validity
+	ps := append([]param{intParam("created", created), intParam("expires", expires), stringParam("keyid", k.id)}, nonce...)
 	return sign(k.key, label, cs, append(ps, stringParam("tag", tag)))
 }
 
@@ -294,8 +296,9 @@ func (s *Signer) Sign(req *http.Request) error {
 	if _, err := io.ReadFull(s.rand, nonce); err != nil {
 		return fmt.Errorf("botauth: reading a nonce: %w", err)
 	}
-	// From created to expires within the draft's longest.
-	validity := min(s.validity, int64((maxValidity-clockLead)/time.Second))
+	// From created to expires within the draft's longest, expires
+	// rounded up.
+	validity := min(s.validity, int64((maxValidity-clockLead-time.Second)/time.Second))
 	input, signature := s.sign(s.keys[0], requestLabel, []component{{authorityID, auth}, {agentID, s.agentValue}},
 		validity, requestTag, stringParam("nonce", base64.StdEncoding.EncodeToString(nonce)))
 	if req.Header == nil {

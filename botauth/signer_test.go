@@ -134,7 +134,7 @@ func TestNewSignerValidity(t *testing.T) {
 		}
 		input := req.Header.Get("Signature-Input")
 		// Within 24 hours of created, five seconds before now.
-		if want := ";expires=" + strconv.FormatInt(1735689600+min(tc.want, 86400-5), 10) + ";"; !strings.Contains(input, want) {
+		if want := ";expires=" + strconv.FormatInt(1735689600+min(tc.want, 86400-6), 10) + ";"; !strings.Contains(input, want) {
 			t.Errorf("Signature-Input %s, want %s", input, want)
 		}
 	}
@@ -248,7 +248,7 @@ func TestSign(t *testing.T) {
 
 	want := map[string]string{
 		"Signature-Agent": `sig1="` + testAgent + `"`,
-		"Signature-Input": `sig1=("@authority" "signature-agent";key="sig1");created=1735689595;expires=1735689660;keyid="` + rfcKeyThumb +
+		"Signature-Input": `sig1=("@authority" "signature-agent";key="sig1");created=1735689595;expires=1735689661;keyid="` + rfcKeyThumb +
 			`";nonce="` + base64.StdEncoding.EncodeToString(nonce) + `";tag="web-bot-auth"`,
 	}
 	for k, v := range want {
@@ -313,7 +313,7 @@ func TestSignWithAClockAhead(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := req.Header.Get("Signature-Input")
-	want := fmt.Sprintf("created=%d;expires=%d;", base.Add(-clockLead).Unix(), base.Add(-clockLead+maxValidity).Unix())
+	want := fmt.Sprintf("created=%d;expires=%d;", base.Add(-clockLead).Unix(), base.Add(maxValidity-clockLead-time.Second).Unix())
 	// The directory's signature, which lasts longer than a request's, is
 	// dated as early.
 	rec := httptest.NewRecorder()
@@ -323,6 +323,28 @@ func TestSignWithAClockAhead(t *testing.T) {
 	}
 	if !strings.Contains(in, want) {
 		t.Errorf("with the longest validity: %s; want %s", in, want)
+	}
+}
+
+// TestSignLastsItsValidity: a signature is valid for its validity from
+// when it is made, whatever the fraction of the second (review132: one
+// of a second made at .95 s expired 50 ms later).
+func TestSignLastsItsValidity(t *testing.T) {
+	base := time.Unix(1735689600, 0)
+	for _, frac := range []time.Duration{0, time.Millisecond, 950 * time.Millisecond, time.Second - 1} {
+		s := newTestSigner(t, WithValidity(time.Second))
+		made := base.Add(frac)
+		s.now = at(made)
+		req, _ := http.NewRequest(http.MethodGet, "https://www.example.com/page", nil)
+		if err := s.Sign(req); err != nil {
+			t.Fatal(err)
+		}
+		_, rest, _ := strings.Cut(req.Header.Get("Signature-Input"), ";expires=")
+		exp, _, _ := strings.Cut(rest, ";")
+		e, err := strconv.ParseInt(exp, 10, 64)
+		if err != nil || time.Unix(e, 0).Before(made.Add(time.Second)) {
+			t.Errorf("made at +%v with a second's validity: expires %s, before %v", frac, exp, made.Add(time.Second))
+		}
 	}
 }
 
