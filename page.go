@@ -167,25 +167,30 @@ const maxLicenses = 16
 //
 // Headers and META tags are read as [Transport.PageDirectives] reads them.
 // robots.txt and tdmrep.json are those of the site the request's Host
-// names, and URL the page's at that site. The robots.txt is the copy the
-// Transport checked the request against before sending it, parsed again,
-// whether it has since expired, changed or left the cache: none is
-// fetched for the receipt. For a response the Transport did not send (a
-// request of [SkipRobots], one built by hand, even in the context of a
-// response it did send; but not the very *http.Request of one it sent,
-// sent again, which the receipt cannot tell from it), resp.Request is
-// checked
-// now as the Transport checks a request, and tdmrep.json is read now for
-// every response; a fetch of either waits as long as one fetch may take,
-// even once the request's context has ended. It fails closed: when
-// either file cannot be consulted (unreachable with no usable copy, an
-// allow-all that [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave
-// in its place, or a [WithStatusPolicy] for a status other than a 4xx
-// but 429 or a redirect, a closed Client, no resp.Request), train-ai is
-// n, with a Signal whose Where is "unreachable" and whose Value is the
-// error. For a URL robots.txt disallows, robots.txt states nothing, and
-// [RobotsEvidence].Disallowed says so. A nil
-// resp gives a Receipt of nothing.
+// names, and URL the page's at that site. When it was sent to another (a
+// Host naming the URL's host at another port, or another host, or kept by
+// an http.Client across a redirect to another server: the Transport checked
+// it against both sites' robots.txt), which site's page the server sent is
+// the server's choice: the refusals of the site it was sent to count too,
+// its robots.txt's statements and its tdmrep.json's reservation, listed
+// with Where its authority (and the entry, for the file), failing closed;
+// its yes does not. The robots.txt is the copy the Transport checked the
+// request against before sending it, parsed again, whether it has since
+// expired, changed or left the cache: none is fetched for the receipt. For
+// a response the Transport did not send (a request of [SkipRobots], one
+// built by hand, even in the context of a response it did send; but not the
+// very *http.Request of one it sent, sent again, which the receipt cannot
+// tell from it), resp.Request is checked now as the Transport checks a
+// request, and tdmrep.json is read now for every response; a fetch of
+// either waits as long as one fetch may take, even once the request's
+// context has ended. It fails closed: when either file cannot be consulted
+// (unreachable with no usable copy, an allow-all that
+// [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave in its place, or
+// a [WithStatusPolicy] for a status other than a 4xx but 429 or a redirect,
+// a closed Client, no resp.Request), train-ai is n, with a Signal whose
+// Where is "unreachable" and whose Value is the error. For a URL robots.txt
+// disallows, robots.txt states nothing, and [RobotsEvidence].Disallowed
+// says so. A nil resp gives a Receipt of nothing.
 func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	t.mustBeMade()
 	rc := Receipt{Agent: strings.Join(t.c.tokens, ", "), FetchedAt: t.c.cfg.now().UTC(), Signals: []Signal{}, Licenses: []string{}}
@@ -222,9 +227,10 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 	var path string
 	if req := resp.Request; req != nil {
 		t.robotsTxt(rd, req, rc)
-		if f, err = t.tdmFile(req); f != nil {
+		if f, err = t.tdmFile(req, ""); f != nil {
 			path = requestPath(req)
 		}
+		t.sentTo(rd, req)
 	} else {
 		// The Transport sets it; without it, neither robots.txt nor
 		// tdmrep.json can be consulted.
@@ -401,15 +407,8 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 	case err != nil:
 		rd.state("robots.txt", "unreachable", err.Error(), noTraining)
 		return
-	case d.e != nil && (!d.e.good() || d.e.outcome != OutcomeRules && !unavailable(int(d.e.status))):
-		// The allow-all of WithUnreachableAllowAfter, of an error policy
-		// or of a status policy for a status that says no file is there
-		// (a 5xx, a 429): the file was never read, and may say no.
-		why := "robots.txt unreachable"
-		if d.Err != nil {
-			why = d.Err.Error()
-		}
-		rd.state("robots.txt", "unreachable", why, noTraining)
+	case neverRead(d):
+		rd.state("robots.txt", "unreachable", unreadWhy(d), noTraining)
 	case dis == nil:
 		rd.usage = rd.usage.combine(d.Usage)
 	}
@@ -436,6 +435,75 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 		_, named := r.t.AppendGroups(nil, t.c.tokens...)
 		rd.robotsTxt(r.t, d.mode, r.t.UsageRuns(nil, named, t.c.tokens...), pathForms(requestPath(req)))
 	}
+}
+
+// neverRead reports whether d is the allow-all of
+// WithUnreachableAllowAfter, of an error policy or of a status policy for
+// a status that says no file is there (a 5xx, a 429): the file was never
+// read, and may say no.
+func neverRead(d Decision) bool {
+	return d.e != nil && (!d.e.good() || d.e.outcome != OutcomeRules && !unavailable(int(d.e.status)))
+}
+
+// unreadWhy says why d, which neverRead, read no file.
+func unreadWhy(d Decision) string {
+	if d.Err != nil {
+		return d.Err.Error()
+	}
+	return "robots.txt unreachable"
+}
+
+// sentTo gathers into rd the refusals of the site req was sent to, when
+// its Host names another (see sentUnder.dialed): both robots.txt files
+// allowed the request (see Transport.check), and which site's page the
+// server sends is its own choice, so a refusal of either counts, failing
+// closed; that site's yes does not. Its signals' Where is its
+// authority, with the entry for its tdmrep.json.
+func (t *Transport) sentTo(rd *reading, req *http.Request) {
+	d, ok, err := t.dialedDecision(req)
+	switch {
+	case !ok:
+		return
+	case err != nil:
+		rd.state("robots.txt", "unreachable", err.Error(), noTraining)
+	case neverRead(d):
+		rd.state("robots.txt", "unreachable", d.Authority+": "+unreadWhy(d), noTraining)
+	default:
+		if no := d.Usage.filter(func(_, v string) bool { return prefOf(v) == PrefNo }); no != (Usage{}) {
+			rd.state("robots.txt", d.Authority, no.members, no)
+		}
+	}
+	if err != nil {
+		return
+	}
+	f, err := t.tdmFile(req, d.Authority)
+	if err != nil {
+		rd.state("tdmrep.json", "unreachable", d.Authority+": "+err.Error(), noTraining)
+	} else if say := fileSay(f, requestPath(req)); say.reserved {
+		rd.state("tdmrep.json", d.Authority+" "+say.where, "1", noTraining)
+	}
+}
+
+// dialedDecision returns the decision of the site req was sent to, and
+// whether its Host names another site, whose robots.txt then governs the
+// page too (see Transport.check).
+func (t *Transport) dialedDecision(req *http.Request) (_ Decision, ok bool, _ error) {
+	if s, sent := t.sent(req); sent {
+		if s.dialed == nil {
+			return Decision{}, false, nil
+		}
+		return *s.dialed, true, nil
+	}
+	if req.URL == nil {
+		return Decision{}, false, nil // robotsTxt says robots.txt cannot be consulted
+	}
+	if host, err := headerHost(req); err != nil || host == req.URL.Host {
+		return Decision{}, false, nil
+	}
+	ctx, cancel := t.c.fillContext(req.Context())
+	defer cancel()
+	d, err := t.c.decide(ctx, requestURL(req.URL), false)
+	return d, true, err
 }
 
 // servedURL returns the URL of the page req asks for as its server reads
@@ -481,34 +549,39 @@ func (t *Transport) robotsMeta(rd *reading, page pageText) error {
 	return err
 }
 
-// tdmFile returns req's site's tdmrep.json, which the Client fetches,
-// caches and shares as it does robots.txt (WithTDMRep): nil when the site
-// has none or the Client does not read them; an error when it is
-// unreachable with no usable copy or cannot be read.
-func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
+// tdmFile returns the tdmrep.json of req's site, or of at when not "",
+// which the Client fetches, caches and shares as it does robots.txt
+// (WithTDMRep): nil when the site has none or the Client does not read
+// them; an error when it is unreachable with no usable copy or cannot be
+// read.
+func (t *Transport) tdmFile(req *http.Request, at string) (*tdmrep.File, error) {
 	if t.c.tdm == nil {
 		return nil, nil
 	}
-	served, err := servedURL(req)
-	if err != nil {
-		return nil, err
-	}
-	var buf [128]byte
-	authority, _, err := target.Split(served, buf[:0])
-	if err != nil {
-		return nil, err
+	authority := at
+	if at == "" {
+		served, err := servedURL(req)
+		if err != nil {
+			return nil, err
+		}
+		var buf [128]byte
+		a, _, err := target.Split(served, buf[:0])
+		if err != nil {
+			return nil, err
+		}
+		authority = string(a)
 	}
 	ctx, cancel := t.c.fillContext(req.Context())
 	defer cancel()
 	if s, ok := t.sent(req); ok && s.twin.live() {
 		ctx = context.WithValue(ctx, twinKey{}, s.twin)
 	}
-	e, err := t.c.tdmrep(ctx, string(authority))
+	e, err := t.c.tdmrep(ctx, authority)
 	switch {
 	case err != nil:
 		return nil, err
 	case e.outcome == OutcomeUnreachable:
-		msg := "robotstxt: " + capQuote(key{string(authority), t.c.tdm}.url()) + " unreachable"
+		msg := "robotstxt: " + capQuote(key{authority, t.c.tdm}.url()) + " unreachable"
 		if e.status != 0 {
 			msg += fmt.Sprintf(" (status %d)", e.status)
 		}
@@ -1832,8 +1905,9 @@ type Signal struct {
 	// of tdmrep.json, the first entry being entry 1; the header field or
 	// the META tag's name ("Content-Usage", "Content-Signal",
 	// "X-Robots-Tag", "robots" or the product tokens, "tdm-reservation");
-	// or "unreachable" (see
-	// [Transport.Receipt]).
+	// the authority of the site a request was sent to when its Host named
+	// another ("http://b.test:80", "http://b.test:80 entry 1"); or
+	// "unreachable" (see [Transport.Receipt]).
 	Where string `json:"where"`
 	// Value is the text the site wrote there (the statement, record,
 	// directive or tdm-reservation value), cut to 256 bytes.

@@ -1918,6 +1918,97 @@ func TestReceiptOfTheSiteServed(t *testing.T) {
 	}
 }
 
+// TestReceiptCountsTheServerSentTo: a request whose Host names another
+// site than the server it is sent to (net/http keeping a caller's Host
+// across a redirect to another server; a Host at another port; a Host
+// of another host), which the Transport checks against both sites'
+// robots.txt files, has the refusals of both counted by Receipt and
+// Usage: the server that sent the page says train-ai=n in its
+// robots.txt and reserves it in its tdmrep.json (tdmrep82: only the
+// Host's site was read, and the receipt said nothing of training).
+func TestReceiptCountsTheServerSentTo(t *testing.T) {
+	site := func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			_, _ = w.Write([]byte("User-agent: *\nAllow: /\n"))
+		case "/page":
+			// a protocol-relative redirect, as many sites send to their www twin
+			w.Header().Set("Location", "//b.test/page")
+			w.WriteHeader(http.StatusMovedPermanently)
+		default:
+			http.NotFound(w, r)
+		}
+	}
+	other := func(w http.ResponseWriter, r *http.Request) { // whatever the Host
+		switch r.URL.Path {
+		case "/robots.txt":
+			_, _ = w.Write([]byte("User-agent: *\nContent-Usage: train-ai=n\nAllow: /\n"))
+		case tdmrepPath:
+			_, _ = w.Write([]byte(`[{"location":"/","tdm-reservation":1}]`))
+		case "/page":
+			w.Header().Set("Content-Type", "text/plain")
+			_, _ = w.Write([]byte("the other server's page"))
+		default:
+			http.NotFound(w, r)
+		}
+	}
+	for _, tc := range []struct {
+		name, url, host string
+		otherAddr       string // the address dialled that reaches "other"
+	}{
+		// net/http follows the redirect to b.test keeping the Host
+		// "a.test" the caller set (golang.org/issue/22233); the
+		// Transport sends it to b.test's server in both sites' turns.
+		{"redirect keeps the Host", "http://front.test/page", "a.test", "b.test:80"},
+		// A Host naming the URL's host at another port.
+		{"Host at another port", "http://a.test:8080/page", "a.test", "a.test:8080"},
+		// A Host naming another host.
+		{"Host of another host", "http://b.test/page", "a.test", "b.test:80"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			sSite, sOther := httptest.NewServer(http.HandlerFunc(site)), httptest.NewServer(http.HandlerFunc(other))
+			t.Cleanup(sSite.Close)
+			t.Cleanup(sOther.Close)
+			var d net.Dialer
+			next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				to := sSite.Listener.Addr().String() // no name reaches a resolver
+				if addr == tc.otherAddr {
+					to = sOther.Listener.Addr().String()
+				}
+				return d.DialContext(ctx, network, to)
+			}}
+			t.Cleanup(next.CloseIdleConnections)
+			c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithTDMRep()})
+			t.Cleanup(func() { _ = c.Close() })
+
+			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, tc.url, nil)
+			req.Host = tc.host
+			resp, body := fetchPageReq(t, &http.Client{Transport: tr}, req)
+			if string(body) != "the other server's page" {
+				t.Fatalf("body %q: not the other server's page", body)
+			}
+			r := tr.Receipt(resp, body)
+			if r.Usage.Pref("train-ai") != PrefNo {
+				t.Errorf("Receipt: usage %q; want train-ai=n: the server that sent the page refuses training "+
+					"in its robots.txt (which the Transport checked the request against) and its tdmrep.json", r.Usage)
+			}
+			if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo {
+				t.Errorf("Transport.Usage: %q; want train-ai=n", u)
+			}
+			// Each refusal is listed, where the server sent to said it.
+			var robots, tdm bool
+			for _, sg := range r.Signals {
+				robots = robots || sg.Source == "robots.txt" && sg.Pref == PrefNo && sg.Where == "http://"+tc.otherAddr
+				tdm = tdm || sg.Source == "tdmrep.json" && sg.Pref == PrefNo && sg.Where == "http://"+tc.otherAddr+" entry 1"
+			}
+			if !robots || !tdm {
+				t.Errorf("signals %q; want the robots.txt and tdmrep.json refusals of http://%s", sigs(r.Signals), tc.otherAddr)
+			}
+		})
+	}
+}
+
 // TestReceiptNamesTheFileRead: a robots.txt that redirects to another
 // site's is named by where it led, whose file the SHA-256 is of, so that
 // the evidence can be checked against it; its own is named by none.
@@ -3900,6 +3991,8 @@ func TestReceiptKeptHostPageDoesNotWaitForItsTurn(t *testing.T) {
 			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
 		case "/a.test/tdmrep.json":
 			io.WriteString(w, file)
+		case "/.well-known/tdmrep.json": // the CDN's own, which counts too
+			http.NotFound(w, r)
 		default:
 			io.WriteString(w, "page")
 		}

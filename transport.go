@@ -312,7 +312,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			return 0, err
 		}
-		served = s // what the request is sent under
+		served, dialed = s, d // what the request is sent under
 		return max(t.interval(s), t.interval(d)), nil
 	}
 	start := time.Now() // WithMaxWait bounds the request's waits together
@@ -395,6 +395,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	asked, out := req.URL, withHost(req.URL, sentHost(dialed.Authority))
 	under := sentUnder{t: t, d: served, req: sentOf(req), body: &readBody{}, sending: new(atomic.Bool),
 		answered: new(atomic.Pointer[http.Request]), twin: f.twin}
+	if dialed.Authority != served.Authority {
+		under.dialed = &dialed
+	}
 	under.req.host = host
 	under.asked, under.req.urlHost = under.req, out.Host            // as asked, as sent
 	req = req.WithContext(context.WithValue(ctx, sentKey{}, under)) // a copy, which Receipt and Usage read
@@ -552,6 +555,9 @@ type sentUnder struct {
 	asked sentRequest
 	body  *readBody  // its response's body, when it holds one
 	twin  *twinLease // of a request in two sites' turns; else nil
+	// dialed is the decision of the site the request was sent to, when
+	// its Host names another (see Transport.check); else nil.
+	dialed *Decision
 	// sending is set while t's RoundTrip hands the request on: a
 	// Transport below it passes it on as it is, but not a request sent
 	// again later in its context (resp.Request, retried), nor one a
