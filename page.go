@@ -167,30 +167,33 @@ const maxLicenses = 16
 //
 // Headers and META tags are read as [Transport.PageDirectives] reads them.
 // robots.txt and tdmrep.json are those of the site the request's Host
-// names, and URL the page's at that site. When it was sent to another (a
-// Host naming the URL's host at another port, or another host, or kept by
-// an http.Client across a redirect to another server: the Transport checked
-// it against both sites' robots.txt), which site's page the server sent is
-// the server's choice: the refusals of the site it was sent to count too,
-// its robots.txt's statements and its tdmrep.json's reservation, listed
-// with Where its authority (and the entry, for the file), failing closed;
-// its yes does not. The robots.txt is the copy the Transport checked the
-// request against before sending it, parsed again, whether it has since
-// expired, changed or left the cache: none is fetched for the receipt. For
-// a response the Transport did not send (a request of [SkipRobots], one
-// built by hand, even in the context of a response it did send; but not the
-// very *http.Request of one it sent, sent again, which the receipt cannot
-// tell from it), resp.Request is checked now as the Transport checks a
-// request, and tdmrep.json is read now for every response; a fetch of
-// either waits as long as one fetch may take, even once the request's
-// context has ended. It fails closed: when either file cannot be consulted
-// (unreachable with no usable copy, an allow-all that
-// [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave in its place, or
-// a [WithStatusPolicy] for a status other than a 4xx but 429 or a redirect,
-// a closed Client, no resp.Request), train-ai is n, with a Signal whose
-// Where is "unreachable" and whose Value is the error. For a URL robots.txt
-// disallows, robots.txt states nothing, and [RobotsEvidence].Disallowed
-// says so. A nil resp gives a Receipt of nothing.
+// names, and URL the page's at that site. When the Transport sent it to
+// another in both sites' turns (a Host naming the URL's host at another
+// port, or kept by an http.Client across a redirect to another server: it
+// checked it against both sites' robots.txt), which site's page the server
+// sent is the server's choice: the refusals of the site it was sent to
+// count too, failing closed (its yes does not), listed as the first site's
+// are, their Where prefixed with its authority ("http://b.test:80 line 2",
+// "http://b.test:80 entry 1"). A Host naming another host on the port
+// dialled names the page's site, reached by a pinned address; its site
+// alone is read, as for a response the Transport did not send. Each
+// robots.txt is the copy the Transport checked the request against before
+// sending it, parsed again, whether it has since expired, changed or left
+// the cache: none is fetched for the receipt. For a response the Transport
+// did not send (a request of [SkipRobots], one built by hand, even in the
+// context of a response it did send; but not the very *http.Request of one
+// it sent, sent again, which the receipt cannot tell from it), resp.Request
+// is checked now as the Transport checks a request, and tdmrep.json is read
+// now for every response; a fetch of either waits as long as one fetch may
+// take, even once the request's context has ended. It fails closed: when
+// either file cannot be consulted (unreachable with no usable copy, an
+// allow-all that [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave in
+// its place, or a [WithStatusPolicy] for a status other than a 4xx but 429
+// or a redirect, a closed Client, no resp.Request), train-ai is n, with a
+// Signal whose Where is "unreachable" and whose Value is the error. For a
+// URL robots.txt disallows, robots.txt states nothing, and
+// [RobotsEvidence].Disallowed says so. A nil resp gives a Receipt of
+// nothing.
 func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	t.mustBeMade()
 	rc := Receipt{Agent: strings.Join(t.c.tokens, ", "), FetchedAt: t.c.cfg.now().UTC(), Signals: []Signal{}, Licenses: []string{}}
@@ -222,15 +225,17 @@ func (t *Transport) Usage(resp *http.Response) Usage {
 // Transport.Receipt); rc, when not nil, receives the URL, the robots.txt
 // evidence, licences and policy.
 func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Receipt) {
-	var f *tdmrep.File
-	var err error
+	var files []tdmRead
 	var path string
 	if req := resp.Request; req != nil {
 		t.robotsTxt(rd, req, rc)
-		if f, err = t.tdmFile(req, ""); f != nil {
-			path = requestPath(req)
+		path = requestPath(req)
+		f, err := t.tdmFile(req, "")
+		files = append(files, tdmRead{f: f, err: err})
+		if d := t.dialed(req); d != nil && t.c.tdm != nil {
+			f, err := t.tdmFile(req, d.Authority)
+			files = append(files, tdmRead{at: d.Authority, f: f, err: err})
 		}
-		t.sentTo(rd, req)
 	} else {
 		// The Transport sets it; without it, neither robots.txt nor
 		// tdmrep.json can be consulted.
@@ -276,7 +281,7 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 	if unread != nil {
 		rd.state("robots-meta", "unreadable", unread.Error(), noTraining)
 	}
-	policy := rd.tdmOf(f, err, path, h, tags)
+	policy := rd.tdmOf(files, path, h, tags)
 	rd.usage = rd.usage.shortLabels()
 	if rc != nil {
 		rc.TDMPolicy = capText(policy)
@@ -307,21 +312,37 @@ func (u Usage) filter(keep func(label, value string) bool) Usage {
 	return Usage{strings.Join(kept, ", ")}
 }
 
+// A tdmRead is a site's tdmrep.json as read for a page: the file (nil
+// for none) or the error reading it gave; at is "" for the site the
+// request's Host names, else the authority of the site it was sent to
+// (see Transport.dialed).
+type tdmRead struct {
+	at  string
+	f   *tdmrep.File
+	err error
+}
+
 // tdmOf gathers into rd what TDMRep says of a page at path (see
-// requestPath): its site's tdmrep.json f (nil for none), or the error
-// reading it gave; its header fields h (a valid "1" wins over "0", in a
-// line of its own or joined with others by commas); and its META tags.
-// Each is a source of its own, combined as every other: a reservation
-// (1) from any is train-ai=n, which a 0 from another does not lift. It
-// returns, when one reserves, the policy of the most specific technique
-// that gives one (META, header, file), beside a reservation of its own
-// or none, as the report has a page's values replace its site's, or,
-// for a narrower one's reservation without one, the policy given beside
-// a 0 before it, which a value absent does not reset; else "": the report
+// requestPath): its sites' tdmrep.json files; its header fields h (a
+// valid "1" wins over "0", in a line of its own or joined with others by
+// commas); and its META tags. Each is a source of its own, combined as
+// every other: a reservation (1) from any is train-ai=n, which a 0 from
+// another does not lift. It returns, when one reserves, the policy of
+// the most specific technique that gives one (META, header, file, the
+// last file's over the first's), beside a reservation of its own or
+// none, as the report has a page's values replace its site's, or, for a
+// narrower one's reservation without one, the policy given beside a 0
+// before it, which a value absent does not reset; else "": the report
 // asks agents not to process one beside a 0.
-func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
-	if fileErr != nil {
-		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
+func (rd *reading) tdmOf(files []tdmRead, path string, h http.Header, tags meta.TDM) (policy string) {
+	var says []tdmSay
+	for _, r := range files {
+		if r.err != nil {
+			rd.state("tdmrep.json", "unreachable", at(r.at, ": ", r.err.Error()), noTraining)
+		}
+		say := fileSay(r.f, path)
+		say.where = at(r.at, " ", say.where)
+		says = append(says, say)
 	}
 	header := tdmSay{source: "tdm-header", where: "tdm-reservation", policy: strings.TrimSpace(h.Get("Tdm-Policy"))}
 	for _, line := range h.Values("Tdm-Reservation") {
@@ -331,8 +352,8 @@ func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Head
 			}
 		}
 	}
-	says := [...]tdmSay{fileSay(f, path), header, {source: "tdm-meta", where: "tdm-reservation", policy: tags.Policy,
-		set: tags.Reservation != "", reserved: tags.Reservation == "1"}}
+	says = append(says, header, tdmSay{source: "tdm-meta", where: "tdm-reservation", policy: tags.Policy,
+		set: tags.Reservation != "", reserved: tags.Reservation == "1"})
 	reserved := false
 	var beside0 string // the narrowest policy given beside a 0
 	for _, s := range says {
@@ -392,8 +413,57 @@ func fileSay(f *tdmrep.File, path string) (say tdmSay) {
 }
 
 // robotsTxt gathers into rd what robots.txt says of req's URL, and into
-// rc, when not nil, the URL, the evidence and the licences.
+// rc, when not nil, the URL, the evidence, the licences and the
+// statements: those of the site req's Host names, then the refusals of
+// the site it was sent to when that is another (see Transport.dialed).
 func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
+	var files []robotsFile
+	if f := t.servedRobots(rd, req, rc); f.t != nil {
+		files = append(files, f)
+	}
+	if d := t.dialed(req); d != nil {
+		if neverRead(*d) {
+			rd.state("robots.txt", "unreachable", at(d.Authority, ": ", unreadWhy(*d)), noTraining)
+		} else {
+			rd.usage = rd.usage.combine(refusals(d.Usage))
+		}
+		if rc != nil && d.e != nil && d.e.outcome == OutcomeRules && !neverRead(*d) {
+			if text, err := d.e.text(); err == nil {
+				files = append(files, t.robotsFileOf(ParseMode(text, d.mode), d.mode, d.Authority))
+			}
+		}
+	}
+	if len(files) > 0 {
+		rd.robotsTxt(pathForms(requestPath(req)), files...)
+	}
+}
+
+// robotsFileOf returns r, read in mode, as a reading lists it for the
+// Transport's crawler; at as robotsFile has it.
+func (t *Transport) robotsFileOf(r *Robots, mode Mode, at string) robotsFile {
+	_, named := r.t.AppendGroups(nil, t.c.tokens...)
+	return robotsFile{t: r.t, mode: mode, runs: r.t.UsageRuns(nil, named, t.c.tokens...), at: at}
+}
+
+// refusals returns the preferences of u that are no.
+func refusals(u Usage) Usage {
+	return u.filter(func(_, v string) bool { return prefOf(v) == PrefNo })
+}
+
+// at returns what, said of the site at names ("" for the site a
+// request's Host names), after at and sep.
+func at(at, sep, what string) string {
+	if at == "" {
+		return what
+	}
+	return at + sep + what
+}
+
+// servedRobots gathers into rd what the robots.txt of the site req's
+// Host names says of req's URL, and into rc, when not nil, the URL, the
+// evidence and the licences; it returns the file to list the statements
+// of, when rc is not nil and the URL is allowed (else its t is nil).
+func (t *Transport) servedRobots(rd *reading, req *http.Request, rc *Receipt) (_ robotsFile) {
 	if rc != nil {
 		served, _ := servedURL(req)
 		rc.URL = capText(served)
@@ -432,9 +502,9 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 		rc.Licenses = append(rc.Licenses, capText(l))
 	}
 	if d.Allowed {
-		_, named := r.t.AppendGroups(nil, t.c.tokens...)
-		rd.robotsTxt(r.t, d.mode, r.t.UsageRuns(nil, named, t.c.tokens...), pathForms(requestPath(req)))
+		return t.robotsFileOf(r, d.mode, "")
 	}
+	return
 }
 
 // neverRead reports whether d is the allow-all of
@@ -453,57 +523,16 @@ func unreadWhy(d Decision) string {
 	return "robots.txt unreachable"
 }
 
-// sentTo gathers into rd the refusals of the site req was sent to, when
-// its Host names another (see sentUnder.dialed): both robots.txt files
-// allowed the request (see Transport.check), and which site's page the
-// server sends is its own choice, so a refusal of either counts, failing
-// closed; that site's yes does not. Its signals' Where is its
-// authority, with the entry for its tdmrep.json.
-func (t *Transport) sentTo(rd *reading, req *http.Request) {
-	d, ok, err := t.dialedDecision(req)
-	switch {
-	case !ok:
-		return
-	case err != nil:
-		rd.state("robots.txt", "unreachable", err.Error(), noTraining)
-	case neverRead(d):
-		rd.state("robots.txt", "unreachable", d.Authority+": "+unreadWhy(d), noTraining)
-	default:
-		if no := d.Usage.filter(func(_, v string) bool { return prefOf(v) == PrefNo }); no != (Usage{}) {
-			rd.state("robots.txt", d.Authority, no.members, no)
-		}
+// dialed returns the decision of the site the Transport sent req to,
+// when its Host named another whose turn the request took too (a Host
+// at another port, or kept across servers: see sentUnder.dialed); else
+// nil. Which site's page such a server sends is its own choice, so its
+// refusals count too, failing closed; its yes does not.
+func (t *Transport) dialed(req *http.Request) *Decision {
+	if s, ok := t.sent(req); ok {
+		return s.dialed
 	}
-	if err != nil {
-		return
-	}
-	f, err := t.tdmFile(req, d.Authority)
-	if err != nil {
-		rd.state("tdmrep.json", "unreachable", d.Authority+": "+err.Error(), noTraining)
-	} else if say := fileSay(f, requestPath(req)); say.reserved {
-		rd.state("tdmrep.json", d.Authority+" "+say.where, "1", noTraining)
-	}
-}
-
-// dialedDecision returns the decision of the site req was sent to, and
-// whether its Host names another site, whose robots.txt then governs the
-// page too (see Transport.check).
-func (t *Transport) dialedDecision(req *http.Request) (_ Decision, ok bool, _ error) {
-	if s, sent := t.sent(req); sent {
-		if s.dialed == nil {
-			return Decision{}, false, nil
-		}
-		return *s.dialed, true, nil
-	}
-	if req.URL == nil {
-		return Decision{}, false, nil // robotsTxt says robots.txt cannot be consulted
-	}
-	if host, err := headerHost(req); err != nil || host == req.URL.Host {
-		return Decision{}, false, nil
-	}
-	ctx, cancel := t.c.fillContext(req.Context())
-	defer cancel()
-	d, err := t.c.decide(ctx, requestURL(req.URL), false)
-	return d, true, err
+	return nil
 }
 
 // servedURL returns the URL of the page req asks for as its server reads
@@ -1905,9 +1934,9 @@ type Signal struct {
 	// of tdmrep.json, the first entry being entry 1; the header field or
 	// the META tag's name ("Content-Usage", "Content-Signal",
 	// "X-Robots-Tag", "robots" or the product tokens, "tdm-reservation");
-	// the authority of the site a request was sent to when its Host named
-	// another ("http://b.test:80", "http://b.test:80 entry 1"); or
-	// "unreachable" (see [Transport.Receipt]).
+	// or "unreachable" (see [Transport.Receipt]). Of the site a request
+	// was sent to when its Host named another, "line N" and "entry N" are
+	// prefixed with its authority ("http://b.test:80 line 2").
 	Where string `json:"where"`
 	// Value is the text the site wrote there (the statement, record,
 	// directive or tdm-reservation value), cut to 256 bytes.
@@ -2010,35 +2039,66 @@ func weight(s Signal, run []Signal, self int) int {
 	return w + 4
 }
 
-// robotsTxt notes the signals of t, read in mode, of runs (those that
-// speak for one crawler, see parse.Table.UsageRuns) at paths (a URL's
-// and its normal forms): the Content-Usage rules that decide for any of
-// them, then the Content-Signal records that apply, each in line order,
-// without combining their preferences. A
-// rule's yes is noted unless the forms' agreement, as servedUsage counts
-// it, leaves its label without a preference: a yes that one form lacks
-// counts for none.
-func (rd *reading) robotsTxt(t *parse.Table, mode Mode, runs []int, paths []string) {
-	agreed, rules, cut := formsUsage(nil, t, mode, runs, paths[0], paths[1:])
-	if cut {
-		rd.state("robots.txt", "unreadable", "the forms servers may serve the path as cost past the bound to check against its Content-Usage rules", noTraining)
+// A robotsFile is a robots.txt whose statements a reading lists: its
+// table, read in mode, and the runs of it that speak for one crawler
+// (see parse.Table.UsageRuns). at is "" for the site a request's Host
+// names; else the authority of the site it was sent to (see
+// Transport.dialed), whose refusals alone count, listed with Where
+// prefixed by it.
+type robotsFile struct {
+	t    *parse.Table
+	mode Mode
+	runs []int
+	at   string
+}
+
+// place returns the Where and Value of a signal of f's line n, whose
+// statement is stmt (see placeOf).
+func (f robotsFile) place(n int, stmt string) (where, value string) {
+	where, value = placeOf(f.t, n, stmt)
+	if where == "unreadable" {
+		return where, at(f.at, ": ", value)
 	}
-	said := make(map[string]bool) // the labels agreed states a preference for
-	for label, v := range usage.All(agreed.members) {
-		said[label] = prefOf(v) != PrefUnknown
+	return at(f.at, " ", where), value
+}
+
+// robotsTxt notes the signals of files at paths (a URL's and its normal
+// forms): the Content-Usage rules that decide for any of them, then the
+// Content-Signal records that apply, each file's in line order, without
+// combining their preferences, so that each source's signals stand
+// together, within its bound. A rule's yes is noted unless the forms'
+// agreement, as servedUsage counts it, leaves its label without a
+// preference: a yes that one form lacks counts for none; of a file at
+// another site, only its refusals.
+func (rd *reading) robotsTxt(paths []string, files ...robotsFile) {
+	for _, f := range files {
+		agreed, rules, cut := formsUsage(nil, f.t, f.mode, f.runs, paths[0], paths[1:])
+		if cut {
+			rd.state("robots.txt", "unreadable", at(f.at, ": ", "the forms servers may serve the path as cost past the bound to check against its Content-Usage rules"), noTraining)
+		}
+		said := make(map[string]bool) // the labels agreed states a preference for
+		for label, v := range usage.All(agreed.members) {
+			said[label] = prefOf(v) != PrefUnknown
+		}
+		slices.SortFunc(rules, func(a, b parse.UsageRule) int { return cmp.Compare(a.Line, b.Line) })
+		rules = slices.CompactFunc(rules, func(a, b parse.UsageRule) bool { return a.Line == b.Line })
+		for _, r := range rules {
+			counted := parseUsage(r.Statement).filter(func(label, v string) bool {
+				return prefOf(v) == PrefNo || prefOf(v) == PrefYes && f.at == "" && said[label]
+			})
+			where, value := f.place(r.Line, r.Statement)
+			rd.list("robots.txt", where, value, counted)
+		}
 	}
-	slices.SortFunc(rules, func(a, b parse.UsageRule) int { return cmp.Compare(a.Line, b.Line) })
-	rules = slices.CompactFunc(rules, func(a, b parse.UsageRule) bool { return a.Line == b.Line })
-	for _, r := range rules {
-		counted := parseUsage(r.Statement).filter(func(label, v string) bool {
-			return prefOf(v) != PrefYes || said[label]
-		})
-		where, value := placeOf(t, r.Line, r.Statement)
-		rd.list("robots.txt", where, value, counted)
-	}
-	for _, r := range signals(t, runs) {
-		where, value := placeOf(t, r.Line, r.Value)
-		rd.list("content-signal", where, value, parseContentSignal(r.Value))
+	for _, f := range files {
+		for _, r := range signals(f.t, f.runs) {
+			u := parseContentSignal(r.Value)
+			if f.at != "" {
+				u = refusals(u)
+			}
+			where, value := f.place(r.Line, r.Value)
+			rd.list("content-signal", where, value, u)
+		}
 	}
 }
 

@@ -1141,7 +1141,7 @@ func TestReceiptListsWhatUsageCounts(t *testing.T) {
 			want := servedUsage(r.agentRules("examplebot"), path)
 			_, named := r.t.AppendGroups(nil, "examplebot")
 			rd := reading{record: true}
-			rd.robotsTxt(r.t, mode, r.t.UsageRuns(nil, named, "examplebot"), pathForms(path))
+			rd.robotsTxt(pathForms(path), robotsFile{t: r.t, mode: mode, runs: r.t.UsageRuns(nil, named, "examplebot")})
 			var got Usage
 			for _, s := range rd.signals {
 				got = got.combine(Usage{s.Label + "=" + s.Pref.String()})
@@ -1668,7 +1668,7 @@ func TestTDMOf(t *testing.T) {
 			}
 		}
 		rd := reading{record: true, signals: []Signal{}}
-		policy := rd.tdmOf(tt.file, tt.err, tt.path, h, tt.meta)
+		policy := rd.tdmOf([]tdmRead{{f: tt.file, err: tt.err}}, tt.path, h, tt.meta)
 		if rd.usage.statement() != tt.usage || !reflect.DeepEqual(sigs(rd.signals), tt.signals) || policy != tt.policy {
 			t.Errorf("%s: usage %q, signals %q, policy %q;\nwant %q, %q, %q", tt.name, rd.usage, sigs(rd.signals), policy, tt.usage, tt.signals, tt.policy)
 		}
@@ -1696,7 +1696,7 @@ func TestTDMHeaderValues(t *testing.T) {
 		{[]string{"2"}, "", 0},
 	} {
 		rd := reading{record: true}
-		rd.tdmOf(nil, nil, "/", http.Header{"Tdm-Reservation": tc.values}, meta.TDM{})
+		rd.tdmOf([]tdmRead{{}}, "/", http.Header{"Tdm-Reservation": tc.values}, meta.TDM{})
 		if rd.usage.statement() != tc.usage || len(rd.signals) != tc.n {
 			t.Errorf("%q: usage %q, signals %q", tc.values, rd.usage, sigs(rd.signals))
 		}
@@ -1714,7 +1714,7 @@ func signalsOf(r *Robots, agent, url string) []Signal {
 		return nil
 	}
 	rd := reading{record: true}
-	rd.robotsTxt(r.t, r.mode, groups, []string{path})
+	rd.robotsTxt([]string{path}, robotsFile{t: r.t, mode: r.mode, runs: groups})
 	return rd.signals
 }
 
@@ -1920,9 +1920,9 @@ func TestReceiptOfTheSiteServed(t *testing.T) {
 
 // TestReceiptCountsTheServerSentTo: a request whose Host names another
 // site than the server it is sent to (net/http keeping a caller's Host
-// across a redirect to another server; a Host at another port; a Host
-// of another host), which the Transport checks against both sites'
-// robots.txt files, has the refusals of both counted by Receipt and
+// across a redirect to another server; a Host at another port), which
+// the Transport checks against both sites' robots.txt files and sends in
+// both sites' turns, has the refusals of both counted by Receipt and
 // Usage: the server that sent the page says train-ai=n in its
 // robots.txt and reserves it in its tdmrep.json (tdmrep82: only the
 // Host's site was read, and the receipt said nothing of training).
@@ -1962,8 +1962,6 @@ func TestReceiptCountsTheServerSentTo(t *testing.T) {
 		{"redirect keeps the Host", "http://front.test/page", "a.test", "b.test:80"},
 		// A Host naming the URL's host at another port.
 		{"Host at another port", "http://a.test:8080/page", "a.test", "a.test:8080"},
-		// A Host naming another host.
-		{"Host of another host", "http://b.test/page", "a.test", "b.test:80"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkLeaks(t)
@@ -1999,13 +1997,164 @@ func TestReceiptCountsTheServerSentTo(t *testing.T) {
 			// Each refusal is listed, where the server sent to said it.
 			var robots, tdm bool
 			for _, sg := range r.Signals {
-				robots = robots || sg.Source == "robots.txt" && sg.Pref == PrefNo && sg.Where == "http://"+tc.otherAddr
+				robots = robots || sg.Source == "robots.txt" && sg.Pref == PrefNo && sg.Where == "http://"+tc.otherAddr+" line 2"
 				tdm = tdm || sg.Source == "tdmrep.json" && sg.Pref == PrefNo && sg.Where == "http://"+tc.otherAddr+" entry 1"
 			}
 			if !robots || !tdm {
 				t.Errorf("signals %q; want the robots.txt and tdmrep.json refusals of http://%s", sigs(r.Signals), tc.otherAddr)
 			}
 		})
+	}
+}
+
+// sentToSites serves a.test (port 80) and a.test:8080 from one server,
+// telling them by the Host a request names: robots[host] is a site's
+// robots.txt, tdm[host] its tdmrep.json (404 when none), any other path
+// a text page.
+func sentToSites(t *testing.T, robots, tdm map[string]string) *http.Transport {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, robots[r.Host])
+		case tdmrepPath:
+			if f, ok := tdm[r.Host]; ok {
+				io.WriteString(w, f)
+				return
+			}
+			http.NotFound(w, r)
+		default:
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "page")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}}
+	t.Cleanup(next.CloseIdleConnections)
+	return next
+}
+
+// TestReceiptListsTheSiteSentToAsItsOwn: of the site a page was sent to
+// beside the one its Host names (http://a.test:8080/page, Host a.test),
+// a receipt lists the refusals as the Host's site's are listed: a
+// Content-Signal record as such, with what the site wrote and its line;
+// its tdmrep.json's tdm-policy when it alone reserves; each source's
+// signals together and within their bound (review133: a record listed as
+// robots.txt's "train-ai=n"; the policy dropped; 32 signals of robots.txt
+// after content-signal's).
+func TestReceiptListsTheSiteSentToAsItsOwn(t *testing.T) {
+	var labels []string
+	for i := range 16 {
+		labels = append(labels, fmt.Sprintf("l%02d=n", i))
+	}
+	many := strings.Join(labels, ", ")
+	for _, tc := range []struct {
+		name        string
+		robots, tdm map[string]string
+		check       func(rc Receipt) string // what is wrong, or ""
+	}{
+		{"a Content-Signal record",
+			map[string]string{"a.test": "User-agent: *\nAllow: /\n", "a.test:8080": "User-agent: *\nContent-Signal: ai-train=no, search=yes\nAllow: /\n"}, nil,
+			func(rc Receipt) string {
+				if got := sigs(rc.Signals); !reflect.DeepEqual(got, []string{"content-signal train-ai n http://a.test:8080 line 2"}) ||
+					!strings.Contains(rc.Signals[0].Value, "ai-train=no") {
+					return fmt.Sprintf("signals %+v; want the record as content-signal, as written", rc.Signals)
+				}
+				return ""
+			}},
+		{"a tdm-policy",
+			map[string]string{"a.test": "User-agent: *\nAllow: /\n", "a.test:8080": "User-agent: *\nAllow: /\n"},
+			map[string]string{"a.test:8080": `[{"location":"/","tdm-reservation":1,"tdm-policy":"https://a.test/policy.json"}]`},
+			func(rc Receipt) string {
+				if rc.Usage.Pref("train-ai") != PrefNo || rc.TDMPolicy != "https://a.test/policy.json" {
+					return fmt.Sprintf("usage %q, TDMPolicy %q, signals %q; want its reservation and policy", rc.Usage, rc.TDMPolicy, sigs(rc.Signals))
+				}
+				return ""
+			}},
+		{"sources together, bounded",
+			map[string]string{"a.test": "User-agent: *\nContent-Usage: " + many + "\nContent-Signal: search=yes\nAllow: /\n",
+				"a.test:8080": "User-agent: *\nContent-Usage: " + many + "\nAllow: /\n"}, nil,
+			func(rc Receipt) string {
+				n, last := map[string]int{}, ""
+				for _, sg := range rc.Signals {
+					if sg.Source != last && n[sg.Source] > 0 {
+						return fmt.Sprintf("signals of %s apart: %q", sg.Source, sigs(rc.Signals))
+					}
+					n[sg.Source]++
+					last = sg.Source
+				}
+				if n["robots.txt"] > maxSourceSignals || rc.Dropped != 16 {
+					return fmt.Sprintf("%d signals of robots.txt, %d dropped: %q", n["robots.txt"], rc.Dropped, sigs(rc.Signals))
+				}
+				return ""
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			c, tr := NewClientTransport(sentToSites(t, tc.robots, tc.tdm), []Option{WithUserAgent(testUA), WithTDMRep()})
+			defer c.Close()
+			req, _ := http.NewRequestWithContext(t.Context(), "GET", "http://a.test:8080/page", nil)
+			req.Host = "a.test"
+			resp, body := fetchPageReq(t, &http.Client{Transport: tr}, req)
+			if wrong := tc.check(tr.Receipt(resp, body)); wrong != "" {
+				t.Error(wrong)
+			}
+		})
+	}
+}
+
+// TestReceiptOfAPinnedAddressIsTheHostsSite: a pinned crawler's page
+// (http://10.0.0.1/page, Host a.test, in a.test's turn alone) is a.test's:
+// its receipt reads no tdmrep.json of the address, whose server
+// redirects to a.test, and which waited for the turn the page holds
+// (body open) or a.test's Crawl-delay (closed), to say train-ai=n
+// (review133).
+func TestReceiptOfAPinnedAddressIsTheHostsSite(t *testing.T) {
+	for _, open := range []bool{true, false} {
+		checkLeaks(t)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Host == "10.0.0.1" {
+				http.Redirect(w, r, "http://a.test"+r.URL.RequestURI(), http.StatusMovedPermanently)
+				return
+			}
+			switch r.URL.Path {
+			case "/robots.txt":
+				io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 5\n")
+			case tdmrepPath:
+				io.WriteString(w, `[{"location":"/","tdm-reservation":0}]`)
+			default:
+				w.Header().Set("Content-Type", "text/plain")
+				io.WriteString(w, "page")
+			}
+		}))
+		var d net.Dialer
+		next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			return d.DialContext(ctx, network, srv.Listener.Addr().String())
+		}}
+		c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(time.Second)})
+		req, _ := http.NewRequestWithContext(t.Context(), "GET", "http://10.0.0.1/page", nil)
+		req.Host = "a.test"
+		var rc Receipt
+		if open {
+			resp, err := (&http.Client{Transport: tr}).Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc = tr.Receipt(resp, nil) // as the body is read: the page's turn is held
+			resp.Body.Close()
+		} else {
+			resp, body := fetchPageReq(t, &http.Client{Transport: tr}, req)
+			rc = tr.Receipt(resp, body)
+		}
+		if rc.Usage.Pref("train-ai") == PrefNo {
+			t.Errorf("body open %v: usage %q, signals %q; want a.test's word alone, which reserves nothing", open, rc.Usage, sigs(rc.Signals))
+		}
+		_ = c.Close()
+		next.CloseIdleConnections()
+		srv.Close()
 	}
 }
 

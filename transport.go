@@ -395,7 +395,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	asked, out := req.URL, withHost(req.URL, sentHost(dialed.Authority))
 	under := sentUnder{t: t, d: served, req: sentOf(req), body: &readBody{}, sending: new(atomic.Bool),
 		answered: new(atomic.Pointer[http.Request]), twin: f.twin}
-	if dialed.Authority != served.Authority {
+	if also != "" {
 		under.dialed = &dialed
 	}
 	under.req.host = host
@@ -556,7 +556,9 @@ type sentUnder struct {
 	body  *readBody  // its response's body, when it holds one
 	twin  *twinLease // of a request in two sites' turns; else nil
 	// dialed is the decision of the site the request was sent to, when
-	// its Host names another (see Transport.check); else nil.
+	// its Host names another whose turn it takes too (see
+	// Transport.dialed); else nil: a Host of another host on the same
+	// port names the site, reached by a pinned address.
 	dialed *Decision
 	// sending is set while t's RoundTrip hands the request on: a
 	// Transport below it passes it on as it is, but not a request sent
