@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -75,7 +76,10 @@ type Receipt struct {
 	// Dropped counts the signals left out by the bounds; usually 0.
 	Dropped int `json:"dropped,omitempty"`
 	// Robots is the robots.txt the answer rests on; nil when robots.txt
-	// could not be consulted.
+	// could not be consulted at all. For an allow-all standing in for a
+	// file never read (see [WithUnreachableAllowAfter], [WithErrorPolicy],
+	// [WithStatusPolicy]), it says what stood in (Outcome "allow-all",
+	// the Status), and Signals say robots.txt was unreachable.
 	Robots *RobotsEvidence `json:"robots,omitempty"`
 	// Licenses are the RSL License URLs of that robots.txt (see
 	// [Robots.Licenses]).
@@ -101,8 +105,12 @@ type RobotsEvidence struct {
 	// or "unreachable" (see [Outcome]).
 	Outcome string `json:"outcome"`
 	// SHA256 is the hex SHA-256 of the robots.txt the rules were read
-	// from, as the Client keeps it (decoded, in UTF-8, cut at the body
-	// limit); "" when Outcome is not "rules".
+	// from, as the Client keeps it: the Text that
+	// [github.com/robotsgate/robotstxt/parser.Read] gives of the response
+	// body with the Client's body limit (decoded, in UTF-8, cut at the
+	// limit, the line the limit cuts kept as that reads it), which
+	// anyone holding the body can compute again; "" when Outcome is not
+	// "rules".
 	SHA256 string `json:"sha256"`
 	// RuleLine is the line of the deciding Allow or Disallow rule, 0
 	// when none matched.
@@ -551,7 +559,11 @@ func servedURL(req *http.Request) (string, error) {
 	}
 	u := *req.URL
 	u.Host = host
-	return requestURL(&u), nil
+	served := requestURL(&u)
+	if _, _, err := target.Split(served, nil); err != nil {
+		return "", err // an authority the Transport refuses: a port past 65535, a zone
+	}
+	return served, nil
 }
 
 // requestPath returns the path and query of req's URL as the Client
@@ -655,7 +667,7 @@ func (r Receipt) LogValue() slog.Value {
 		prefsAttr = slog.Any("usage", map[string]string{}) // a handler drops an empty group: {} as in JSON
 	}
 	attrs := []slog.Attr{slog.String("url", r.URL), slog.String("agent", r.Agent), slog.Time("fetched_at", r.FetchedAt),
-		prefsAttr, slog.Any("signals", r.Signals)}
+		prefsAttr, slog.Any("signals", jsonText[Signal](r.Signals))}
 	if r.Dropped > 0 {
 		attrs = append(attrs, slog.Int("dropped", r.Dropped))
 	}
@@ -675,12 +687,23 @@ func (r Receipt) LogValue() slog.Value {
 		}
 		attrs = append(attrs, slog.Group("robots", robots...))
 	}
-	attrs = append(attrs, slog.Any("licenses", r.Licenses))
+	attrs = append(attrs, slog.Any("licenses", jsonText[string](r.Licenses)))
 	if r.TDMPolicy != "" {
 		attrs = append(attrs, slog.String("tdm_policy", r.TDMPolicy))
 	}
 	return slog.GroupValue(attrs...)
 }
+
+// jsonText is a list a log handler writes as its JSON, whichever the
+// handler: slog's TextHandler writes a value's MarshalText (quoted), its
+// JSONHandler its MarshalJSON. The fields keep their JSON names, and the
+// text a site chose stays within its quotes: written with fmt, it could
+// read as a signal of its own.
+type jsonText[T any] []T
+
+func (l jsonText[T]) MarshalJSON() ([]byte, error) { return json.Marshal([]T(l)) }
+
+func (l jsonText[T]) MarshalText() ([]byte, error) { return l.MarshalJSON() }
 
 // headerDirectives reads the X-Robots-Tag headers of resp for the
 // Client's product tokens; a nil resp gives the zero Directives.

@@ -1282,6 +1282,34 @@ func TestReceiptKeepsTheSignalOfEachNo(t *testing.T) {
 	}
 }
 
+// TestReceiptLogValueAsText: through slog's TextHandler a receipt's
+// signals are written as their JSON, names and quotes kept: a site's
+// Content-Signal header cannot make the line show a signal the receipt
+// does not hold (receipt82: fmt's %+v wrote Go names, the site's text
+// undelimited).
+func TestReceiptLogValueAsText(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("a.test/p", serve(200, "page", "Content-Signal",
+		"search=yes, x} {Source:robots.txt Label:train-ai Pref:y Where:line 2 Value:train-ai=y"))
+	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	tr := NewTransport(c, w.transport(t))
+	resp, body := fetchPage(t, &http.Client{Transport: tr}, "http://a.test/p")
+	r := tr.Receipt(resp, body)
+	var buf bytes.Buffer
+	slog.New(slog.NewTextHandler(&buf, nil)).Info("page", "receipt", r)
+	line := buf.String()
+	// The signals read back from the line are the receipt's.
+	_, rest, _ := strings.Cut(line, "receipt.signals=")
+	quoted, err := strconv.QuotedPrefix(rest)
+	logged, _ := strconv.Unquote(quoted)
+	want, _ := json.Marshal(r.Signals)
+	if err != nil || logged != string(want) {
+		t.Errorf("signals logged as %q (%v); want the receipt's, as JSON: %s", rest, err, want)
+	}
+}
+
 // TestReceiptLogValue logs a receipt through slog's JSON handler.
 func TestReceiptLogValue(t *testing.T) {
 	r := Receipt{URL: "https://example.com/a", Agent: "ExampleBot", Usage: parseUsage("train-ai=n, use=reference"),
@@ -2155,6 +2183,35 @@ func TestReceiptOfAPinnedAddressIsTheHostsSite(t *testing.T) {
 		_ = c.Close()
 		next.CloseIdleConnections()
 		srv.Close()
+	}
+}
+
+// TestReceiptNamesNoURLTheTransportRefuses: a page fetched past the
+// Transport (SkipRobots) at a URL the Transport refuses with ErrBadURL
+// (a port past 65535 or 0, a zone) gets a receipt naming no URL
+// (receipt82: it named them).
+func TestReceiptNamesNoURLTheTransportRefuses(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("a.test/p", serve(200, "page"))
+	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	tr := NewTransport(c, w.transport(t))
+	hc := &http.Client{Transport: tr}
+	for _, u := range []string{"http://a.test:99999/p", "http://a.test:0/p", "http://[::1%25eth0]/p"} {
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, u, nil)
+		if _, err := hc.Do(req); !errors.Is(err, ErrBadURL) {
+			t.Fatalf("%s: %v; want ErrBadURL", u, err)
+		}
+		req, _ = http.NewRequestWithContext(SkipRobots(context.Background()), http.MethodGet, u, nil)
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if r := tr.Receipt(resp, nil); r.URL != "" {
+			t.Errorf("%s, which the Transport refuses with ErrBadURL: Receipt.URL %q (signals %q); want \"\"", u, r.URL, sigs(r.Signals))
+		}
 	}
 }
 
