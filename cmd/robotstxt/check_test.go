@@ -16,8 +16,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/robotsgate/robotstxt"
 )
@@ -1167,4 +1169,207 @@ func TestDeferredRedirectShowsNoUserinfo(t *testing.T) {
 			t.Errorf("%v: exit %d; want %d, where it led named without its userinfo:\n%s%s", args, r.code, exitDeferred, r.stdout, r.stderr)
 		}
 	}
+}
+
+// TestCheckPacesTheClientsHops: a.h82 and d.h82 keep their robots.txt at
+// c.h82/shared-robots, a page of c.h82, whose robots.txt asks for 30 s
+// between requests. The Client paces its hop to c.h82 for d.h82's
+// robots.txt: with a 3 s fetch timeout it defers d.h82/x at once, and so
+// do explain and check (cli82: check allowed it, and asked c.h82 again
+// at once: its pages' WithIntervalBounds(0, 0) paced the Client's hops).
+func TestCheckPacesTheClientsHops(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	hostSites(t, ".hop82", map[string]http.HandlerFunc{
+		"a.hop82": redirSite(map[string]string{"/robots.txt": "->http://c.hop82/shared-robots"}),
+		"d.hop82": redirSite(map[string]string{"/robots.txt": "->http://c.hop82/shared-robots"}),
+		"c.hop82": func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			seen = append(seen, time.Now().Format("15:04:05.000")+" c.hop82"+r.URL.Path)
+			mu.Unlock()
+			redirSite(map[string]string{"/robots.txt": "User-agent: *\nCrawl-delay: 30\n",
+				"/shared-robots": "User-agent: *\nDisallow: /private\n"})(w, r)
+		},
+	})
+	urls := []string{"http://a.hop82/x", "http://d.hop82/x"}
+	c, _ := libraryClient(t, robotstxt.WithFetchTimeout(3*time.Second))
+	var want []string
+	for _, u := range urls {
+		d, err := c.Check(context.Background(), u)
+		w := fmt.Sprintf("ALLOW line %d", d.Rule.Line)
+		if err != nil || d.Deferred {
+			w = "DEFER"
+		}
+		want = append(want, w)
+		t.Logf("the Client, %s: allowed %v, deferred %v, err %v", u, d.Allowed, d.Deferred, err)
+	}
+	for _, args := range [][]string{{"explain", "-json"}, {"check", "-json"}} {
+		seen = nil
+		r := runCmd(t, "", append(append(args, "-timeout", "3s"), urls...)...)
+		got := jsonWords(t, r.stdout)
+		t.Logf("%v: %v exit %d; c.h82 saw:\n  %s", args, got, r.code, strings.Join(seen, "\n  "))
+		if fmt.Sprint(got) != fmt.Sprint(want) || r.code != exitDeferred {
+			t.Errorf("%v: %v, exit %d; the Client %v (exit 3)\n%s", args, got, r.code, want, r.stdout)
+		}
+	}
+}
+
+// hostSites serves each of sites by the host its requests name, and
+// makes the commands dial it for every name ending in suffix.
+func hostSites(t *testing.T, suffix string, sites map[string]http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			host = r.Host
+		}
+		h, ok := sites[strings.ToLower(host)]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		h(w, r)
+	}))
+	t.Cleanup(s.Close)
+	mapHosts(t, suffix, s.Listener.Addr().String())
+	return s
+}
+
+// redirSite answers by routes, keyed by request URI: "->u" redirects
+// to u, "!N" answers status N with a Retry-After, any other text is the
+// body; a path not routed is a 404 for /robots.txt, else a page.
+func redirSite(routes map[string]string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		v, ok := routes[r.URL.RequestURI()]
+		if !ok {
+			if r.URL.Path == "/robots.txt" {
+				http.NotFound(w, r)
+				return
+			}
+			fmt.Fprint(w, "page")
+			return
+		}
+		switch {
+		case strings.HasPrefix(v, "->"):
+			w.Header()["Location"] = []string{v[2:]}
+			w.WriteHeader(http.StatusFound)
+		case strings.HasPrefix(v, "!"):
+			var c int
+			fmt.Sscan(v[1:], &c)
+			w.Header().Set("Retry-After", "60")
+			w.WriteHeader(c)
+		default:
+			fmt.Fprint(w, v)
+		}
+	}
+}
+
+// jsonWords reads -json output as TestCheckPacesTheClientsHops words the Client.
+func jsonWords(t *testing.T, stdout string) []string {
+	t.Helper()
+	var out []string
+	if stdout == "" {
+		return nil
+	}
+	for _, res := range decodeResults(t, stdout) {
+		line := 0
+		if res.Rule != nil {
+			line = res.Rule.Line
+		}
+		switch res.Verdict {
+		case "deferred":
+			out = append(out, "DEFER")
+		case "allowed":
+			out = append(out, fmt.Sprintf("ALLOW line %d", line))
+		default:
+			out = append(out, fmt.Sprintf("DISALLOW line %d", line))
+		}
+	}
+	return out
+}
+
+// sharedPageSites serves a.sh82, whose robots.txt redirects to
+// b.sh82/shared, a page of b.sh82, and b.sh82, whose robots.txt
+// redirects there too: one check of a.sh82 fetches /shared twice, as
+// b.sh82's copy (to check the hop) and as a.sh82's. body gives /shared's
+// answer to its n-th request of a run.
+func sharedPageSites(t *testing.T, body func(n int32) string) *atomic.Int32 {
+	t.Helper()
+	var n atomic.Int32
+	hostSites(t, ".sh82", map[string]http.HandlerFunc{
+		"a.sh82": redirSite(map[string]string{"/robots.txt": "->http://b.sh82/shared"}),
+		"b.sh82": func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/robots.txt":
+				w.Header().Set("Location", "/shared")
+				w.WriteHeader(http.StatusFound)
+			case "/shared":
+				fmt.Fprint(w, body(n.Add(1)))
+			default:
+				fmt.Fprint(w, "page")
+			}
+		},
+	})
+	return &n
+}
+
+// TestCheckURLAnsweredTwiceIsNotMisread: where one check fetched a URL
+// twice, as two sites' copies, check and explain answer each URL they
+// answer as the Client does, and stop at one whose copy they cannot tell
+// saying so, never that a file was let go that was not (cli82: they
+// said "no longer held", or answered b.sh82/y from a.sh82's copy when
+// the two came within a millisecond).
+func TestCheckURLAnsweredTwiceIsNotMisread(t *testing.T) {
+	for _, sameMillisecond := range []bool{false, true} {
+		n := sharedPageSites(t, func(n int32) string {
+			if n%2 == 0 {
+				if !sameMillisecond {
+					time.Sleep(3 * time.Millisecond)
+				}
+				return "User-agent: *\nDisallow: /x\n" // a.sh82's copy
+			}
+			if sameMillisecond {
+				now := time.Now()
+				time.Sleep(now.Truncate(time.Millisecond).Add(time.Millisecond + 20*time.Microsecond).Sub(now))
+			}
+			return "User-agent: *\nDisallow: /y\n" // b.sh82's copy
+		})
+		urls := []string{"http://a.sh82/x", "http://b.sh82/y", "http://b.sh82/x"}
+		for range 3 {
+			n.Store(0)
+			want := clientWordsOf(t, urls)
+			for _, args := range [][]string{{"check", "-json"}, {"explain", "-json"}} {
+				n.Store(0)
+				r := runCmd(t, "", append(args, urls...)...)
+				got := jsonWords(t, r.stdout)
+				if len(got) > len(want) || fmt.Sprint(got) != fmt.Sprint(want[:len(got)]) {
+					t.Errorf("%v: %v; the Client %v", args, got, want)
+				}
+				if strings.Contains(r.stderr, "no longer held") || len(got) < len(want) && !strings.Contains(r.stderr, "answered more than once") {
+					t.Errorf("%v: stopped after %v: %s", args, got, r.stderr)
+				}
+			}
+		}
+	}
+}
+
+// clientWordsOf is what one Client says of urls, in order, as jsonWords
+// reads a command's answers.
+func clientWordsOf(t *testing.T, urls []string) []string {
+	t.Helper()
+	c, _ := libraryClient(t)
+	defer c.Close()
+	var out []string
+	for _, u := range urls {
+		d, err := c.Check(context.Background(), u)
+		switch {
+		case err != nil || d.Deferred:
+			out = append(out, "DEFER")
+		case d.Allowed:
+			out = append(out, fmt.Sprintf("ALLOW line %d", d.Rule.Line))
+		default:
+			out = append(out, fmt.Sprintf("DISALLOW line %d", d.Rule.Line))
+		}
+	}
+	return out
 }

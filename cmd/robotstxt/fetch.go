@@ -62,6 +62,7 @@ type tap struct {
 	dropped map[string]bool                  // the URLs whose capture was let go (see fetcher.trim)
 	recent  []*capture                       // since the fetcher's last read: to end, not to leave open
 	asked   map[string]int                   // the number of the last request for each URL
+	again   map[string]bool                  // the URLs a success answered more than once
 	n       int                              // requests sent, which numbers each
 }
 
@@ -92,6 +93,7 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.mu.Lock()
 		old, _ := t.bodies.Peek(key)
 		t.bodies.Add(key, c)
+		t.again[key] = t.again[key] || old != nil || t.dropped[key]
 		delete(t.dropped, key)
 		t.recent = append(t.recent, c)
 		t.mu.Unlock()
@@ -198,6 +200,15 @@ func (t *tap) wasDropped(rawURL string) bool {
 		return t.droppedLike(prefix)
 	}
 	return t.dropped[rawURL]
+}
+
+// answeredAgain reports whether a success answered c's URL before c,
+// whose capture c replaced: of a URL other than a site's own robots.txt,
+// the Client may keep either as that site's copy.
+func (t *tap) answeredAgain(c *capture) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.again[c.key]
 }
 
 // last reports whether c is of the last request t sent for its URL.
@@ -366,20 +377,26 @@ type fetcher struct {
 	timeout time.Duration
 	docs    *simplelru.LRU[string, *document] // by authority: of its last fetch, while held
 	held    int                               // bytes the documents in docs hold
+	letGo   map[string]bool                   // the authorities whose document docs let go
 	copies  map[string]int                    // by a site's own robots.txt URL: the capture its last copy was read from, 0 for unknown
 }
 
 // newFetcher returns a fetcher whose Client fetches as cfg says.
 func newFetcher(cfg fetchConfig) *fetcher {
-	t := &tap{next: newTransport(), whole: cfg.whole, dropped: make(map[string]bool), asked: make(map[string]int)}
+	t := &tap{next: newTransport(), whole: cfg.whole, dropped: make(map[string]bool), asked: make(map[string]int), again: make(map[string]bool)}
 	t.bodies, _ = simplelru.NewLRU(math.MaxInt, func(u string, c *capture) {
 		c.let()
 		t.dropped[u] = true
 	})
 	opts := append([]robotstxt.Option{robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout),
 		robotstxt.WithHTTPClient(&http.Client{Transport: t})}, cfg.opts...)
-	f := &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout, copies: make(map[string]int)}
-	f.docs, _ = simplelru.NewLRU(math.MaxInt, func(_ string, d *document) { f.held -= d.footprint() })
+	f := &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout, copies: make(map[string]int), letGo: make(map[string]bool)}
+	// The first Transport made for a Client paces its robots.txt
+	// redirects to other sites: one with the defaults, as a crawler's
+	// Client paces them, whatever a command's own pages ask (check's
+	// spaces none).
+	robotstxt.NewTransport(f.c, nil)
+	f.docs, _ = simplelru.NewLRU(math.MaxInt, func(a string, d *document) { f.held -= d.footprint(); f.letGo[a] = true })
 	return f
 }
 
@@ -463,7 +480,12 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 		case !c.fetched.IsZero():
 			// Of this copy's time, unless the site's copy is known to be
 			// another response's (two read within one millisecond).
-			if c.fetched.Equal(d.FetchedAt) && (f.copies[own] == 0 || f.copies[own] == c.n) || c.n == f.copies[own] {
+			// A URL answered more than once (a page two sites' robots.txt
+			// lead to, one the other's hop) may have served this site's
+			// copy in the response c replaced, read in the same
+			// millisecond: only a copy known to be c's is.
+			unknown := f.copies[own] == 0 && (c.key == own || !f.tap.answeredAgain(c))
+			if c.fetched.Equal(d.FetchedAt) && unknown || c.n == f.copies[own] {
 				src = c
 			}
 		case !c.arrived.After(d.FetchedAt.Add(time.Millisecond)) && f.tap.last(c): // FetchedAt is to the millisecond
@@ -500,6 +522,9 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 		if d.Outcome == robotstxt.OutcomeRules {
 			switch {
 			case src != nil:
+			case c != nil && c.key != own && f.tap.answeredAgain(c) && !c.failed.Load() && !f.letGo[d.Authority]:
+				return d, nil, fmt.Errorf("%s: answered more than once in this run (another site's robots.txt leads there too), and which response the Client keeps as this site's cannot be told: check its URLs in a run of their own",
+					doc.name)
 			case c == nil && f.tap.wasDropped(doc.name), c != nil && !c.fetched.IsZero():
 				// Let go, or read by the Client for another copy
 				// (another site's redirected there, or this one's
