@@ -179,29 +179,29 @@ const maxLicenses = 16
 // another in both sites' turns (a Host naming the URL's host at another
 // port, or kept by an http.Client across a redirect to another server: it
 // checked it against both sites' robots.txt), which site's page the server
-// sent is the server's choice: the refusals of the site it was sent to
-// count too, failing closed (its yes does not), listed as the first site's
-// are, their Where prefixed with its authority ("http://b.test:80 line 2",
-// "http://b.test:80 entry 1"). A Host naming another host on the port
-// dialled names the page's site, reached by a pinned address; its site
-// alone is read, as for a response the Transport did not send. Each
-// robots.txt is the copy the Transport checked the request against before
-// sending it, parsed again, whether it has since expired, changed or left
-// the cache: none is fetched for the receipt. For a response the Transport
-// did not send (a request of [SkipRobots], one built by hand, even in the
-// context of a response it did send; but not the very *http.Request of one
-// it sent, sent again, which the receipt cannot tell from it), resp.Request
-// is checked now as the Transport checks a request, and tdmrep.json is read
-// now for every response; a fetch of either waits as long as one fetch may
-// take, even once the request's context has ended. It fails closed: when
-// either file cannot be consulted (unreachable with no usable copy, an
-// allow-all that [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave in
-// its place, or a [WithStatusPolicy] for a status other than a 4xx but 429
-// or a redirect, a closed Client, no resp.Request), train-ai is n, with a
-// Signal whose Where is "unreachable" and whose Value is the error. For a
-// URL robots.txt disallows, robots.txt states nothing, and
-// [RobotsEvidence].Disallowed says so. A nil resp gives a Receipt of
-// nothing.
+// sent is the server's choice: the refusals of the robots.txt of the site
+// it was sent to count too, failing closed (its yes does not), listed as
+// the first site's are, their Where prefixed with its authority
+// ("http://b.test:80 line 2"); its tdmrep.json is not read. A Host naming
+// another host on the port dialled names the page's site, reached by a
+// pinned address; its site alone is read, as for a response the Transport
+// did not send. Each robots.txt is the copy the Transport checked the
+// request against before sending it, parsed again, whether it has since
+// expired, changed or left the cache: none is fetched for the receipt. For
+// a response the Transport did not send (a request of [SkipRobots], one
+// built by hand, even in the context of a response it did send; but not the
+// very *http.Request of one it sent, sent again, which the receipt cannot
+// tell from it), resp.Request is checked now as the Transport checks a
+// request, and tdmrep.json is read now for every response; a fetch of
+// either waits as long as one fetch may take, even once the request's
+// context has ended. It fails closed: when either file cannot be consulted
+// (unreachable with no usable copy, an allow-all that
+// [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave in its place, or
+// a [WithStatusPolicy] for a status other than a 4xx but 429 or a redirect,
+// a closed Client, no resp.Request), train-ai is n, with a Signal whose
+// Where is "unreachable" and whose Value is the error. For a URL robots.txt
+// disallows, robots.txt states nothing, and [RobotsEvidence].Disallowed
+// says so. A nil resp gives a Receipt of nothing.
 func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	t.mustBeMade()
 	rc := Receipt{Agent: strings.Join(t.c.tokens, ", "), FetchedAt: t.c.cfg.now().UTC(), Signals: []Signal{}, Licenses: []string{}}
@@ -233,16 +233,13 @@ func (t *Transport) Usage(resp *http.Response) Usage {
 // Transport.Receipt); rc, when not nil, receives the URL, the robots.txt
 // evidence, licences and policy.
 func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Receipt) {
-	var files []tdmRead
+	var f *tdmrep.File
+	var err error
 	var path string
 	if req := resp.Request; req != nil {
 		t.robotsTxt(rd, req, rc)
-		path = requestPath(req)
-		f, err := t.tdmFile(req, "")
-		files = append(files, tdmRead{f: f, err: err})
-		if d := t.dialed(req); d != nil && t.c.tdm != nil {
-			f, err := t.tdmFile(req, d.Authority)
-			files = append(files, tdmRead{at: d.Authority, f: f, err: err})
+		if f, err = t.tdmFile(req); f != nil {
+			path = requestPath(req)
 		}
 	} else {
 		// The Transport sets it; without it, neither robots.txt nor
@@ -289,7 +286,7 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 	if unread != nil {
 		rd.state("robots-meta", "unreadable", unread.Error(), noTraining)
 	}
-	policy := rd.tdmOf(files, path, h, tags)
+	policy := rd.tdmOf(f, err, path, h, tags)
 	rd.usage = rd.usage.shortLabels()
 	if rc != nil {
 		rc.TDMPolicy = capText(policy)
@@ -320,37 +317,21 @@ func (u Usage) filter(keep func(label, value string) bool) Usage {
 	return Usage{strings.Join(kept, ", ")}
 }
 
-// A tdmRead is a site's tdmrep.json as read for a page: the file (nil
-// for none) or the error reading it gave; at is "" for the site the
-// request's Host names, else the authority of the site it was sent to
-// (see Transport.dialed).
-type tdmRead struct {
-	at  string
-	f   *tdmrep.File
-	err error
-}
-
 // tdmOf gathers into rd what TDMRep says of a page at path (see
-// requestPath): its sites' tdmrep.json files; its header fields h (a
-// valid "1" wins over "0", in a line of its own or joined with others by
-// commas); and its META tags. Each is a source of its own, combined as
-// every other: a reservation (1) from any is train-ai=n, which a 0 from
-// another does not lift. It returns, when one reserves, the policy of
-// the most specific technique that gives one (META, header, file, the
-// last file's over the first's), beside a reservation of its own or
-// none, as the report has a page's values replace its site's, or, for a
-// narrower one's reservation without one, the policy given beside a 0
-// before it, which a value absent does not reset; else "": the report
+// requestPath): its site's tdmrep.json f (nil for none), or the error
+// reading it gave; its header fields h (a valid "1" wins over "0", in a
+// line of its own or joined with others by commas); and its META tags.
+// Each is a source of its own, combined as every other: a reservation
+// (1) from any is train-ai=n, which a 0 from another does not lift. It
+// returns, when one reserves, the policy of the most specific technique
+// that gives one (META, header, file), beside a reservation of its own
+// or none, as the report has a page's values replace its site's, or,
+// for a narrower one's reservation without one, the policy given beside
+// a 0 before it, which a value absent does not reset; else "": the report
 // asks agents not to process one beside a 0.
-func (rd *reading) tdmOf(files []tdmRead, path string, h http.Header, tags meta.TDM) (policy string) {
-	var says []tdmSay
-	for _, r := range files {
-		if r.err != nil {
-			rd.state("tdmrep.json", "unreachable", at(r.at, ": ", r.err.Error()), noTraining)
-		}
-		say := fileSay(r.f, path)
-		say.where = at(r.at, " ", say.where)
-		says = append(says, say)
+func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
+	if fileErr != nil {
+		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
 	}
 	header := tdmSay{source: "tdm-header", where: "tdm-reservation", policy: strings.TrimSpace(h.Get("Tdm-Policy"))}
 	for _, line := range h.Values("Tdm-Reservation") {
@@ -360,8 +341,8 @@ func (rd *reading) tdmOf(files []tdmRead, path string, h http.Header, tags meta.
 			}
 		}
 	}
-	says = append(says, header, tdmSay{source: "tdm-meta", where: "tdm-reservation", policy: tags.Policy,
-		set: tags.Reservation != "", reserved: tags.Reservation == "1"})
+	says := [...]tdmSay{fileSay(f, path), header, {source: "tdm-meta", where: "tdm-reservation", policy: tags.Policy,
+		set: tags.Reservation != "", reserved: tags.Reservation == "1"}}
 	reserved := false
 	var beside0 string // the narrowest policy given beside a 0
 	for _, s := range says {
@@ -560,8 +541,12 @@ func servedURL(req *http.Request) (string, error) {
 	u := *req.URL
 	u.Host = host
 	served := requestURL(&u)
-	if _, _, err := target.Split(served, nil); err != nil {
+	named, _, err := target.Split(served, nil)
+	if err != nil {
 		return "", err // an authority the Transport refuses: a port past 65535, a zone
+	}
+	if dialed, _, err := target.Split(requestURL(req.URL), nil); err == nil && namesNeither(string(named), string(dialed)) {
+		return "", fmt.Errorf("%w: request Host %q names another host at another port than the one it is sent to", ErrBadURL, capQuote(host))
 	}
 	return served, nil
 }
@@ -590,39 +575,34 @@ func (t *Transport) robotsMeta(rd *reading, page pageText) error {
 	return err
 }
 
-// tdmFile returns the tdmrep.json of req's site, or of at when not "",
-// which the Client fetches, caches and shares as it does robots.txt
-// (WithTDMRep): nil when the site has none or the Client does not read
-// them; an error when it is unreachable with no usable copy or cannot be
-// read.
-func (t *Transport) tdmFile(req *http.Request, at string) (*tdmrep.File, error) {
+// tdmFile returns req's site's tdmrep.json, which the Client fetches,
+// caches and shares as it does robots.txt (WithTDMRep): nil when the site
+// has none or the Client does not read them; an error when it is
+// unreachable with no usable copy or cannot be read.
+func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	if t.c.tdm == nil {
 		return nil, nil
 	}
-	authority := at
-	if at == "" {
-		served, err := servedURL(req)
-		if err != nil {
-			return nil, err
-		}
-		var buf [128]byte
-		a, _, err := target.Split(served, buf[:0])
-		if err != nil {
-			return nil, err
-		}
-		authority = string(a)
+	served, err := servedURL(req)
+	if err != nil {
+		return nil, err
+	}
+	var buf [128]byte
+	authority, _, err := target.Split(served, buf[:0])
+	if err != nil {
+		return nil, err
 	}
 	ctx, cancel := t.c.fillContext(req.Context())
 	defer cancel()
 	if s, ok := t.sent(req); ok && s.twin.live() {
 		ctx = context.WithValue(ctx, twinKey{}, s.twin)
 	}
-	e, err := t.c.tdmrep(ctx, authority)
+	e, err := t.c.tdmrep(ctx, string(authority))
 	switch {
 	case err != nil:
 		return nil, err
 	case e.outcome == OutcomeUnreachable:
-		msg := "robotstxt: " + capQuote(key{authority, t.c.tdm}.url()) + " unreachable"
+		msg := "robotstxt: " + capQuote(key{string(authority), t.c.tdm}.url()) + " unreachable"
 		if e.status != 0 {
 			msg += fmt.Sprintf(" (status %d)", e.status)
 		}
@@ -1957,8 +1937,8 @@ type Signal struct {
 	// of tdmrep.json, the first entry being entry 1; the header field or
 	// the META tag's name ("Content-Usage", "Content-Signal",
 	// "X-Robots-Tag", "robots" or the product tokens, "tdm-reservation");
-	// or "unreachable" (see [Transport.Receipt]). Of the site a request
-	// was sent to when its Host named another, "line N" and "entry N" are
+	// or "unreachable" (see [Transport.Receipt]). Of the robots.txt of the
+	// site a request was sent to when its Host named another, "line N" is
 	// prefixed with its authority ("http://b.test:80 line 2").
 	Where string `json:"where"`
 	// Value is the text the site wrote there (the statement, record,

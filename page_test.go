@@ -1696,7 +1696,7 @@ func TestTDMOf(t *testing.T) {
 			}
 		}
 		rd := reading{record: true, signals: []Signal{}}
-		policy := rd.tdmOf([]tdmRead{{f: tt.file, err: tt.err}}, tt.path, h, tt.meta)
+		policy := rd.tdmOf(tt.file, tt.err, tt.path, h, tt.meta)
 		if rd.usage.statement() != tt.usage || !reflect.DeepEqual(sigs(rd.signals), tt.signals) || policy != tt.policy {
 			t.Errorf("%s: usage %q, signals %q, policy %q;\nwant %q, %q, %q", tt.name, rd.usage, sigs(rd.signals), policy, tt.usage, tt.signals, tt.policy)
 		}
@@ -1724,7 +1724,7 @@ func TestTDMHeaderValues(t *testing.T) {
 		{[]string{"2"}, "", 0},
 	} {
 		rd := reading{record: true}
-		rd.tdmOf([]tdmRead{{}}, "/", http.Header{"Tdm-Reservation": tc.values}, meta.TDM{})
+		rd.tdmOf(nil, nil, "/", http.Header{"Tdm-Reservation": tc.values}, meta.TDM{})
 		if rd.usage.statement() != tc.usage || len(rd.signals) != tc.n {
 			t.Errorf("%q: usage %q, signals %q", tc.values, rd.usage, sigs(rd.signals))
 		}
@@ -1950,10 +1950,10 @@ func TestReceiptOfTheSiteServed(t *testing.T) {
 // site than the server it is sent to (net/http keeping a caller's Host
 // across a redirect to another server; a Host at another port), which
 // the Transport checks against both sites' robots.txt files and sends in
-// both sites' turns, has the refusals of both counted by Receipt and
-// Usage: the server that sent the page says train-ai=n in its
-// robots.txt and reserves it in its tdmrep.json (tdmrep82: only the
-// Host's site was read, and the receipt said nothing of training).
+// both sites' turns, has the refusals of both robots.txt files counted
+// by Receipt and Usage: the server that sent the page says train-ai=n in
+// its robots.txt (tdmrep82: only the Host's site was read, and the
+// receipt said nothing of training). Its tdmrep.json is not read.
 func TestReceiptCountsTheServerSentTo(t *testing.T) {
 	site := func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -2017,22 +2017,29 @@ func TestReceiptCountsTheServerSentTo(t *testing.T) {
 			r := tr.Receipt(resp, body)
 			if r.Usage.Pref("train-ai") != PrefNo {
 				t.Errorf("Receipt: usage %q; want train-ai=n: the server that sent the page refuses training "+
-					"in its robots.txt (which the Transport checked the request against) and its tdmrep.json", r.Usage)
+					"in its robots.txt, which the Transport checked the request against", r.Usage)
 			}
 			if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo {
 				t.Errorf("Transport.Usage: %q; want train-ai=n", u)
 			}
-			// Each refusal is listed, where the server sent to said it.
-			var robots, tdm bool
+			// The refusal is listed, where the server sent to said it.
+			robots := false
 			for _, sg := range r.Signals {
 				robots = robots || sg.Source == "robots.txt" && sg.Pref == PrefNo && sg.Where == "http://"+tc.otherAddr+" line 2"
-				tdm = tdm || sg.Source == "tdmrep.json" && sg.Pref == PrefNo && sg.Where == "http://"+tc.otherAddr+" entry 1"
 			}
-			if !robots || !tdm {
-				t.Errorf("signals %q; want the robots.txt and tdmrep.json refusals of http://%s", sigs(r.Signals), tc.otherAddr)
+			if !robots {
+				t.Errorf("signals %q; want the robots.txt refusal of http://%s", sigs(r.Signals), tc.otherAddr)
 			}
 		})
 	}
+}
+
+// sentToNext returns a Transport that dials srv for every name.
+func sentToNext(srv *httptest.Server) *http.Transport {
+	var d net.Dialer
+	return &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}}
 }
 
 // sentToSites serves a.test (port 80) and a.test:8080 from one server,
@@ -2057,10 +2064,7 @@ func sentToSites(t *testing.T, robots, tdm map[string]string) *http.Transport {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	var d net.Dialer
-	next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-		return d.DialContext(ctx, network, srv.Listener.Addr().String())
-	}}
+	next := sentToNext(srv)
 	t.Cleanup(next.CloseIdleConnections)
 	return next
 }
@@ -2090,15 +2094,6 @@ func TestReceiptListsTheSiteSentToAsItsOwn(t *testing.T) {
 				if got := sigs(rc.Signals); !reflect.DeepEqual(got, []string{"content-signal train-ai n http://a.test:8080 line 2"}) ||
 					!strings.Contains(rc.Signals[0].Value, "ai-train=no") {
 					return fmt.Sprintf("signals %+v; want the record as content-signal, as written", rc.Signals)
-				}
-				return ""
-			}},
-		{"a tdm-policy",
-			map[string]string{"a.test": "User-agent: *\nAllow: /\n", "a.test:8080": "User-agent: *\nAllow: /\n"},
-			map[string]string{"a.test:8080": `[{"location":"/","tdm-reservation":1,"tdm-policy":"https://a.test/policy.json"}]`},
-			func(rc Receipt) string {
-				if rc.Usage.Pref("train-ai") != PrefNo || rc.TDMPolicy != "https://a.test/policy.json" {
-					return fmt.Sprintf("usage %q, TDMPolicy %q, signals %q; want its reservation and policy", rc.Usage, rc.TDMPolicy, sigs(rc.Signals))
 				}
 				return ""
 			}},
@@ -2158,10 +2153,7 @@ func TestReceiptOfAPinnedAddressIsTheHostsSite(t *testing.T) {
 				io.WriteString(w, "page")
 			}
 		}))
-		var d net.Dialer
-		next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			return d.DialContext(ctx, network, srv.Listener.Addr().String())
-		}}
+		next := sentToNext(srv)
 		c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(time.Second)})
 		req, _ := http.NewRequestWithContext(t.Context(), "GET", "http://10.0.0.1/page", nil)
 		req.Host = "a.test"
@@ -2212,6 +2204,50 @@ func TestReceiptNamesNoURLTheTransportRefuses(t *testing.T) {
 		if r := tr.Receipt(resp, nil); r.URL != "" {
 			t.Errorf("%s, which the Transport refuses with ErrBadURL: Receipt.URL %q (signals %q); want \"\"", u, r.URL, sigs(r.Signals))
 		}
+	}
+}
+
+// TestReceiptOfARequestNamingNeitherSite: http://a.test/p with Host
+// b.test:8080, another host at another port, which the Transport refuses
+// with ErrBadURL, fetched past it (SkipRobots), gets a receipt naming no
+// URL and failing closed (review134: it named b.test:8080's page and
+// rested on its robots.txt alone, train-ai=y, where a.test's server,
+// which sent the page, said n).
+func TestReceiptOfARequestNamingNeitherSite(t *testing.T) {
+	checkLeaks(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, _ := strings.Cut(r.Host, ":")
+		switch {
+		case r.URL.Path == "/robots.txt" && host == "b.test":
+			io.WriteString(w, "User-agent: *\nContent-Usage: train-ai=y\nAllow: /\n")
+		case r.URL.Path == "/robots.txt":
+			io.WriteString(w, "User-agent: *\nContent-Usage: train-ai=n\nAllow: /\n")
+		default:
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "a.test's page")
+		}
+	}))
+	defer srv.Close()
+	next := sentToNext(srv)
+	defer next.CloseIdleConnections()
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)})
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+	req, _ := http.NewRequestWithContext(t.Context(), "GET", "http://a.test/p", nil)
+	req.Host = "b.test:8080"
+	if _, err := hc.Do(req); !errors.Is(err, ErrBadURL) {
+		t.Fatalf("checked: %v; want ErrBadURL", err)
+	}
+	req, _ = http.NewRequestWithContext(SkipRobots(t.Context()), "GET", "http://a.test/p", nil)
+	req.Host = "b.test:8080"
+	resp, body := fetchPageReq(t, hc, req)
+	rc := tr.Receipt(resp, body)
+	if rc.URL != "" || rc.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("URL %q, usage %q, signals %q, robots %+v; the Transport refuses this request with ErrBadURL: want URL \"\" and train-ai=n",
+			rc.URL, rc.Usage, sigs(rc.Signals), rc.Robots)
+	}
+	if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo {
+		t.Errorf("Usage %q; want train-ai=n", u)
 	}
 }
 

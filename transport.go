@@ -642,6 +642,9 @@ func (t *Transport) sentDecision(req *http.Request) (Decision, error) {
 	if req.URL == nil {
 		return Decision{}, fmt.Errorf("%w: request without a URL", ErrBadURL)
 	}
+	if _, err := servedURL(req); err != nil {
+		return Decision{}, err // a URL the Transport would not send names no site for sure
+	}
 	ctx, cancel := t.c.fillContext(req.Context())
 	defer cancel()
 	r := req.WithContext(ctx)
@@ -813,8 +816,7 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	// site by the Host's name and the port dialled, RFC 9110 by the
 	// Host's port, which the Transport leaves out when it is the
 	// scheme's. It names neither site for sure.
-	if named, _, err := target.Split(site, nil); err == nil &&
-		hostName(string(named)) != hostName(d.Authority) && portOf(string(named)) != portOf(d.Authority) {
+	if named, _, err := target.Split(site, nil); err == nil && namesNeither(string(named), d.Authority) {
 		return Decision{}, Decision{}, fmt.Errorf("%w: request Host %q names another port than the %s it is sent to",
 			ErrBadURL, capQuote(host), portOf(d.Authority))
 	}
@@ -823,6 +825,13 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		err = &DisallowedError{Decision: hd, URL: capText(site)}
 	}
 	return hd, d, t.unfinished(ctx, req, site, err)
+}
+
+// namesNeither reports whether a request to the authority dialed whose
+// Host names the authority named, another host at another port, names
+// neither site for sure (see Transport.check).
+func namesNeither(named, dialed string) bool {
+	return hostName(named) != hostName(dialed) && portOf(named) != portOf(dialed)
 }
 
 // checkDeadline returns when a check of a request whose deadline is
