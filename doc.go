@@ -138,9 +138,10 @@
 // into it, takes its turn in that authority's pacing (that of the first
 // [Transport] made for the Client, else the Client's in-process one),
 // waiting for it within the fetch's timeout, but for one of a
-// [Transport.Receipt] or [Transport.Usage] to a site whose turn the page
-// it reads holds with the site's own (a Host at another port, or kept
-// across servers) while that page is in flight. A hop that may not be
+// [Transport.Receipt] or [Transport.Usage], of either site's robots.txt
+// or tdmrep.json, into the other site, while the page it reads, sent in
+// both sites' turns (a Host at another port, or kept across servers),
+// is in flight. A hop that may not be
 // sent, or a redirect without a usable http or https Location (one that
 // parses and names a host, of at most 16 KiB), leaves the robots.txt
 // unreachable, never allow-all, whatever [WithErrorPolicy] says; only

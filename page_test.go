@@ -2071,12 +2071,13 @@ func sentToSites(t *testing.T, robots, tdm map[string]string) *http.Transport {
 
 // TestReceiptListsTheSiteSentToAsItsOwn: of the site a page was sent to
 // beside the one its Host names (http://a.test:8080/page, Host a.test),
-// a receipt lists the refusals as the Host's site's are listed: a
-// Content-Signal record as such, with what the site wrote and its line;
-// its tdmrep.json's tdm-policy when it alone reserves; each source's
-// signals together and within their bound (review133: a record listed as
-// robots.txt's "train-ai=n"; the policy dropped; 32 signals of robots.txt
-// after content-signal's).
+// a receipt lists the robots.txt refusals as the Host's site's are
+// listed: a Content-Signal record as such, with what the site wrote and
+// its line; each source's signals together and within their bound
+// (review133: a record listed as robots.txt's "train-ai=n"; 32 signals
+// of robots.txt after content-signal's). Its tdmrep.json is not read: a
+// fetch of it redirected into the Host's site waited for the turn the
+// page had taken (review134).
 func TestReceiptListsTheSiteSentToAsItsOwn(t *testing.T) {
 	var labels []string
 	for i := range 16 {
@@ -2094,6 +2095,15 @@ func TestReceiptListsTheSiteSentToAsItsOwn(t *testing.T) {
 				if got := sigs(rc.Signals); !reflect.DeepEqual(got, []string{"content-signal train-ai n http://a.test:8080 line 2"}) ||
 					!strings.Contains(rc.Signals[0].Value, "ai-train=no") {
 					return fmt.Sprintf("signals %+v; want the record as content-signal, as written", rc.Signals)
+				}
+				return ""
+			}},
+		{"no tdmrep.json",
+			map[string]string{"a.test": "User-agent: *\nAllow: /\n", "a.test:8080": "User-agent: *\nAllow: /\n"},
+			map[string]string{"a.test:8080": `[{"location":"/","tdm-reservation":1}]`},
+			func(rc Receipt) string {
+				if rc.Usage != (Usage{}) || len(rc.Signals) != 0 {
+					return fmt.Sprintf("usage %q, signals %q; want a.test's tdmrep.json alone read, which there is none of", rc.Usage, sigs(rc.Signals))
 				}
 				return ""
 			}},

@@ -377,7 +377,7 @@ type fetcher struct {
 	timeout time.Duration
 	docs    *simplelru.LRU[string, *document] // by authority: of its last fetch, while held
 	held    int                               // bytes the documents in docs hold
-	letGo   map[string]bool                   // the authorities whose document docs let go
+	letGo   map[string]bool                   // the authorities whose document docs let go, not held again since
 	copies  map[string]int                    // by a site's own robots.txt URL: the capture its last copy was read from, 0 for unknown
 }
 
@@ -557,6 +557,7 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 			f.held -= old.footprint()
 		}
 		f.docs.Add(d.Authority, doc)
+		delete(f.letGo, d.Authority)
 		f.held += doc.footprint()
 	}
 	if doc != nil {
