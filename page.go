@@ -184,25 +184,24 @@ const maxLicenses = 16
 // the first site's are, their Where prefixed with its authority
 // ("http://b.test:80 line 2"); its tdmrep.json is not read. A Host naming
 // another host on the port dialled names the page's site, reached by a
-// pinned address; its site alone is read, as for a response the Transport
-// did not send. Each robots.txt is the copy the Transport checked the
-// request against before sending it, parsed again, whether it has since
-// expired, changed or left the cache: none is fetched for the receipt. For
-// a response the Transport did not send (a request of [SkipRobots], one
-// built by hand, even in the context of a response it did send; but not the
-// very *http.Request of one it sent, sent again, which the receipt cannot
-// tell from it), resp.Request is checked now as the Transport checks a
-// request, against the robots.txt of the site its Host names alone, and
-// tdmrep.json is read now for every response; a fetch of either waits as
-// long as one fetch may take, even once the request's context has ended. It
-// fails closed: when either file cannot be consulted (unreachable with no
-// usable copy, an allow-all that [WithUnreachableAllowAfter] or a
-// [WithErrorPolicy] gave in its place, or a [WithStatusPolicy] for a status
-// other than a 4xx but 429 or a redirect, a closed Client, no
-// resp.Request), train-ai is n, with a Signal whose Where is "unreachable"
-// and whose Value is the error. For a URL robots.txt disallows, robots.txt
-// states nothing, and [RobotsEvidence].Disallowed says so. A nil resp gives
-// a Receipt of nothing.
+// pinned address; its site alone is read. Each robots.txt is the copy the
+// Transport checked the request against before sending it, parsed again,
+// whether it has since expired, changed or left the cache: none is fetched
+// for the receipt. For a response the Transport did not send (a request of
+// [SkipRobots], one built by hand, even in the context of a response it did
+// send; but not the very *http.Request of one it sent, sent again, which
+// the receipt cannot tell from it), resp.Request is checked now as the
+// Transport checks a request (a Host kept across servers is not told, and
+// reads as the Host's site alone), and tdmrep.json is read now for every
+// response; a fetch of either waits as long as one fetch may take, even
+// once the request's context has ended. It fails closed: when either file
+// cannot be consulted (unreachable with no usable copy, an allow-all that
+// [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave in its place, or
+// a [WithStatusPolicy] for a status other than a 4xx but 429 or a redirect,
+// a closed Client, no resp.Request), train-ai is n, with a Signal whose
+// Where is "unreachable" and whose Value is the error. For a URL robots.txt
+// disallows, robots.txt states nothing, and [RobotsEvidence].Disallowed
+// says so. A nil resp gives a Receipt of nothing.
 func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	t.mustBeMade()
 	rc := Receipt{Agent: strings.Join(t.c.tokens, ", "), FetchedAt: t.c.cfg.now().UTC(), Signals: []Signal{}, Licenses: []string{}}
@@ -411,7 +410,9 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 	if f := t.servedRobots(rd, req, rc); f.t != nil {
 		files = append(files, f)
 	}
-	if d := t.dialed(req); d != nil {
+	if d, err := t.dialed(req); err != nil {
+		rd.state("robots.txt", "unreachable", err.Error(), noTraining)
+	} else if d != nil {
 		if neverRead(*d) {
 			rd.state("robots.txt", "unreachable", at(d.Authority, ": ", unreadWhy(*d)), noTraining)
 		} else {
@@ -517,12 +518,31 @@ func unreadWhy(d Decision) string {
 // when its Host named another whose turn the request took too (a Host
 // at another port, or kept across servers: see sentUnder.dialed); else
 // nil. Which site's page such a server sends is its own choice, so its
-// refusals count too, failing closed; its yes does not.
-func (t *Transport) dialed(req *http.Request) *Decision {
+// refusals count too, failing closed; its yes does not. Of a request it
+// did not send, a Host at another port is told by the request (one kept
+// across servers is not), and the site's robots.txt is checked now; its
+// error is the check's.
+func (t *Transport) dialed(req *http.Request) (*Decision, error) {
 	if s, ok := t.sent(req); ok {
-		return s.dialed
+		return s.dialed, nil
 	}
-	return nil
+	served, err := servedURL(req)
+	if err != nil {
+		return nil, nil // robots.txt cannot be consulted: robotsTxt says so
+	}
+	rawURL := requestURL(req.URL)
+	named, _, err1 := target.Split(served, nil)
+	at, _, err2 := target.Split(rawURL, nil)
+	if err1 != nil || err2 != nil || string(named) == string(at) || hostName(string(named)) != hostName(string(at)) {
+		return nil, nil // one site, or a pinned address of the Host's
+	}
+	ctx, cancel := t.c.fillContext(req.Context())
+	defer cancel()
+	d, err := t.c.decide(ctx, rawURL, false)
+	if err != nil {
+		return nil, err
+	}
+	return &d, nil
 }
 
 // servedURL returns the URL of the page req asks for as its server reads

@@ -2139,6 +2139,38 @@ func TestReceiptListsTheSiteSentToAsItsOwn(t *testing.T) {
 	}
 }
 
+// TestReceiptOfAnUnsentPageAtAnotherPort: a page at a.test:8080 with
+// Host a.test, sent through the Transport or past it (SkipRobots): its
+// receipt counts the refusal of a.test:8080's robots.txt, whose server
+// sent it, either way (review135: past the Transport it read a.test's
+// alone).
+func TestReceiptOfAnUnsentPageAtAnotherPort(t *testing.T) {
+	checkLeaks(t)
+	next := sentToSites(t, map[string]string{
+		"a.test":      "User-agent: *\nAllow: /\n",
+		"a.test:8080": "User-agent: *\nContent-Usage: train-ai=n\nAllow: /\n",
+	}, nil)
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)})
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+	for _, skip := range []bool{false, true} {
+		ctx := t.Context()
+		if skip {
+			ctx = SkipRobots(ctx)
+		}
+		req, _ := http.NewRequestWithContext(ctx, "GET", "http://a.test:8080/p", nil)
+		req.Host = "a.test"
+		resp, body := fetchPageReq(t, hc, req)
+		rc := tr.Receipt(resp, body)
+		if rc.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("SkipRobots %v: usage %q; want train-ai=n, the robots.txt of a.test:8080, whose server sent the page, refuses it", skip, rc.Usage)
+		}
+		if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo {
+			t.Errorf("SkipRobots %v: Transport.Usage %q; want train-ai=n", skip, u)
+		}
+	}
+}
+
 // TestReceiptOfAPinnedAddressIsTheHostsSite: a pinned crawler's page
 // (http://10.0.0.1/page, Host a.test, in a.test's turn alone) is a.test's:
 // its receipt reads no tdmrep.json of the address, whose server
