@@ -191,8 +191,9 @@ const maxLicenses = 16
 // [SkipRobots], one built by hand, even in the context of a response it did
 // send; but not the very *http.Request of one it sent, sent again, which
 // the receipt cannot tell from it), resp.Request is checked now as the
-// Transport checks a request (a Host kept across servers is not told, and
-// reads as the Host's site alone), and tdmrep.json is read now for every
+// Transport checks a request (but that a Host kept across servers, or
+// naming the URL's host in another form of an internationalised name, is
+// not told: it reads as the Host's site alone), and tdmrep.json is read now for every
 // response; a fetch of either waits as long as one fetch may take, even
 // once the request's context has ended. It fails closed: when either file
 // cannot be consulted (unreachable with no usable copy, an allow-all that
@@ -418,7 +419,9 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 		} else {
 			rd.usage = rd.usage.combine(refusals(d.Usage))
 		}
-		if rc != nil && d.e != nil && d.e.outcome == OutcomeRules && !neverRead(*d) {
+		// Of a URL it disallows, robots.txt states nothing (as the Host
+		// site's); its statements are not listed.
+		if rc != nil && d.Allowed && d.e != nil && d.e.outcome == OutcomeRules && !neverRead(*d) {
 			if text, err := d.e.text(); err == nil {
 				files = append(files, t.robotsFileOf(ParseMode(text, d.mode), d.mode, d.Authority))
 			}
@@ -531,9 +534,15 @@ func (t *Transport) dialed(req *http.Request) (*Decision, error) {
 		return nil, nil // robots.txt cannot be consulted: robotsTxt says so
 	}
 	rawURL := requestURL(req.URL)
-	named, _, err1 := target.Split(served, nil)
-	at, _, err2 := target.Split(rawURL, nil)
-	if err1 != nil || err2 != nil || string(named) == string(at) || hostName(string(named)) != hostName(string(at)) {
+	named, _, err := target.Split(served, nil)
+	if err != nil {
+		return nil, nil // robots.txt cannot be consulted: robotsTxt says so
+	}
+	at, _, err := target.Split(rawURL, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the URL the request was sent to: %w", ErrBadURL, err) // a server no robots.txt can be read for
+	}
+	if string(named) == string(at) || hostName(string(named)) != hostName(string(at)) {
 		return nil, nil // one site, or a pinned address of the Host's
 	}
 	ctx, cancel := t.c.fillContext(req.Context())

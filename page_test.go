@@ -2171,6 +2171,47 @@ func TestReceiptOfAnUnsentPageAtAnotherPort(t *testing.T) {
 	}
 }
 
+// TestReceiptOfAnUnsentPageItsServerDisallows: a page fetched past the
+// Transport at a.test:8080 with Host a.test, which a.test:8080's
+// robots.txt disallows: of a URL it disallows, that robots.txt states
+// nothing, and nothing of it is listed (review136: its train-ai=n was
+// listed, not counted).
+func TestReceiptOfAnUnsentPageItsServerDisallows(t *testing.T) {
+	checkLeaks(t)
+	next := sentToSites(t, map[string]string{
+		"a.test":      "User-agent: *\nAllow: /\n",
+		"a.test:8080": "User-agent: *\nContent-Usage: train-ai=n\nDisallow: /\n",
+	}, nil)
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)})
+	defer c.Close()
+	req, _ := http.NewRequestWithContext(SkipRobots(t.Context()), "GET", "http://a.test:8080/p", nil)
+	req.Host = "a.test"
+	resp, body := fetchPageReq(t, &http.Client{Transport: tr}, req)
+	if rc := tr.Receipt(resp, body); len(rc.Signals) != 0 || rc.Usage != (Usage{}) {
+		t.Errorf("usage %q, signals %q: for a URL robots.txt disallows, robots.txt states nothing", rc.Usage, sigs(rc.Signals))
+	}
+}
+
+// TestReceiptOfAnUnsentPageAtAZonedAddress: a page fetched past the
+// Transport at http://[fe80::1%eth0]:8080/p with Host [fe80::1], whose
+// URL's authority the Transport cannot read: the receipt fails closed
+// (review136: it read the Host's site alone, and said nothing).
+func TestReceiptOfAnUnsentPageAtAZonedAddress(t *testing.T) {
+	checkLeaks(t)
+	next := sentToSites(t, map[string]string{
+		"[fe80::1]":      "User-agent: *\nAllow: /\n",
+		"[fe80::1]:8080": "User-agent: *\nAllow: /\n",
+	}, nil)
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)})
+	defer c.Close()
+	req, _ := http.NewRequestWithContext(SkipRobots(t.Context()), "GET", "http://[fe80::1%25eth0]:8080/p", nil)
+	req.Host = "[fe80::1]"
+	resp, body := fetchPageReq(t, &http.Client{Transport: tr}, req)
+	if rc := tr.Receipt(resp, body); rc.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("usage %q, signals %q; want train-ai=n: the site sent to cannot be checked", rc.Usage, sigs(rc.Signals))
+	}
+}
+
 // TestReceiptOfAPinnedAddressIsTheHostsSite: a pinned crawler's page
 // (http://10.0.0.1/page, Host a.test, in a.test's turn alone) is a.test's:
 // its receipt reads no tdmrep.json of the address, whose server
