@@ -193,16 +193,17 @@ const maxLicenses = 16
 // the receipt cannot tell from it), resp.Request is checked now as the
 // Transport checks a request (but that a Host kept across servers, or
 // naming the URL's host in another form of an internationalised name, is
-// not told: it reads as the Host's site alone), and tdmrep.json is read now for every
-// response; a fetch of either waits as long as one fetch may take, even
-// once the request's context has ended. It fails closed: when either file
-// cannot be consulted (unreachable with no usable copy, an allow-all that
-// [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave in its place, or
-// a [WithStatusPolicy] for a status other than a 4xx but 429 or a redirect,
-// a closed Client, no resp.Request), train-ai is n, with a Signal whose
-// Where is "unreachable" and whose Value is the error. For a URL robots.txt
-// disallows, robots.txt states nothing, and [RobotsEvidence].Disallowed
-// says so. A nil resp gives a Receipt of nothing.
+// not told: it reads as the Host's site alone), and tdmrep.json is read now
+// for every response; a fetch of either waits as long as one fetch may
+// take, even once the request's context has ended. It fails closed: when
+// either file cannot be consulted (unreachable with no usable copy, an
+// allow-all that [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave in
+// its place, or a [WithStatusPolicy] for a status other than a 4xx but 429
+// or a redirect, a closed Client, no resp.Request), train-ai is n, with a
+// Signal whose Where is "unreachable" and whose Value is the error. For a
+// URL robots.txt disallows, robots.txt states nothing, and
+// [RobotsEvidence].Disallowed says so. A nil resp gives a Receipt of
+// nothing.
 func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	t.mustBeMade()
 	rc := Receipt{Agent: strings.Join(t.c.tokens, ", "), FetchedAt: t.c.cfg.now().UTC(), Signals: []Signal{}, Licenses: []string{}}
