@@ -396,7 +396,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	under := sentUnder{t: t, d: served, req: sentOf(req), body: &readBody{}, sending: new(atomic.Bool),
 		answered: new(atomic.Pointer[http.Request]), twin: f.twin}
 	if also != "" {
-		under.dialed = &dialed
+		d := dialed // a copy: taking dialed's address moved it to the heap for every request
+		under.dialed = &d
 	}
 	under.req.host = host
 	under.asked, under.req.urlHost = under.req, out.Host            // as asked, as sent
