@@ -2831,19 +2831,27 @@ func leaseWaitScenario(t *testing.T) (*Client, func() *Client, time.Time) {
 
 // heldGetStore is a memStore whose next Get of a key holding match, once
 // armed, reads the value and then takes its time to answer (until
-// released, or its context ends): a Store's round trip.
+// released, or its context ends): a Store's round trip. Meanwhile the
+// other Gets of such keys fail, as a Store slow for a moment fails the
+// calls past their timeout: a hop there then fetches the file, rather
+// than take the stored copy (see Client.storedTheirs).
 type heldGetStore struct {
 	*memStore
 	match             string
-	armed             atomic.Bool
+	armed, holding    atomic.Bool
 	entered, released chan struct{}
 }
 
 func (s *heldGetStore) Get(ctx context.Context, key string) ([]byte, error) {
+	if strings.Contains(key, s.match) && s.holding.Load() {
+		return nil, errors.New("store: timed out")
+	}
 	if !strings.Contains(key, s.match) || !s.armed.CompareAndSwap(true, false) {
 		return s.memStore.Get(ctx, key)
 	}
 	b, err := s.memStore.Get(ctx, key) // read now, answered later
+	s.holding.Store(true)
+	defer s.holding.Store(false)
 	close(s.entered)
 	select {
 	case <-s.released:

@@ -123,7 +123,8 @@
 // own fetch follows) must be allowed by its authority's robots.txt.
 // A robots.txt redirected to another authority's /robots.txt takes that
 // authority's entry while it holds a fresh one from a server that
-// answered, and keeps a good answer to the hop as that authority's own
+// answered, in memory or in the Store (as that authority's own check
+// would), and keeps a good answer to the hop as that authority's own
 // (after the redirects within its site its own fetch follows too), so
 // that the sites redirected there after the first send it nothing
 // (those under way at once each send theirs); while that authority's

@@ -154,6 +154,23 @@ func (c *Client) theirs(authority string) *entry {
 	return e
 }
 
+// storedTheirs looks in the Store for authority's robots.txt when
+// memory holds no copy theirs would take: another process's fresh copy,
+// kept in memory as a check's lookup keeps it (not over an entry
+// published since that answers better), is then taken as theirs, and
+// the site is not asked again inside its Crawl-delay by every process
+// that meets a redirect there. A failure stored there is kept too, and
+// read by failing.
+func (c *Client) storedTheirs(ctx context.Context, authority string) *entry {
+	k := key{authority, &c.robots}
+	s, _ := c.tier.get(ctx, k, true)
+	if !c.tier.countLookup(s) {
+		return nil
+	}
+	c.robots.cache.putNewer(c.keepGood(s, nil), nil, c.cfg.now())
+	return c.theirs(authority)
+}
+
 // failing returns the entry of authority's robots.txt while it stands
 // for a failure of its server (unreachable, or a last good copy standing
 // in) within its back-off, its own or one a robots.txt redirected there

@@ -2124,18 +2124,19 @@ func TestHopFailureCountedOnceConcurrently(t *testing.T) {
 	keptOnce(t, c, "http://down.test:80")
 }
 
-// TestHopFailureLeavesOwnChecksToStore: two processes share a Store,
-// which holds down.test's fresh rules (process 2's). down.test answers a
-// 503 (Retry-After: 3600) to process 1's fetch of s0.test's robots.txt,
-// redirected there, which did not consult the Store for down.test: the
-// failure keeps the chains redirected there from asking, but process 1's
-// own check of down.test answers from the Store's copy, as a third
-// process does, and so does one whose Store lookup was under way as the
-// chain kept the failure.
+// TestHopFailureLeavesOwnChecksToStore: two processes share a Store.
+// down.test answers a 503 (Retry-After: 3600) to process 1's fetch of
+// s0.test's robots.txt, redirected there, when the Store held no copy of
+// down.test's: the failure keeps the chains redirected there from
+// asking. Process 2 then reads down.test's rules, back for a moment, and
+// stores them: process 1's own check of down.test answers from the
+// Store's copy, as a third process does, and so does one whose Store
+// lookup was under way as the chain kept the failure.
 func TestHopFailureLeavesOwnChecksToStore(t *testing.T) {
 	checkLeaks(t)
 	w := newHosts(t)
 	var down atomic.Bool
+	down.Store(true)
 	w.on("down.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
 		if down.Load() {
 			serve(http.StatusServiceUnavailable, "down", "Retry-After", "3600")(rw, r)
@@ -2146,12 +2147,6 @@ func TestHopFailureLeavesOwnChecksToStore(t *testing.T) {
 	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
 	w.on("s1.test/robots.txt", redirectTo("http://down.test/robots.txt"))
 	st := newMemStore()
-	c2 := newTestClient(t, WithStore(st), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
-	ctx := context.Background()
-	if d, err := c2.Check(ctx, "http://down.test/x"); !d.Allowed || err != nil {
-		t.Fatalf("process 2, down.test: %+v, %v; want allowed", d, err)
-	}
-	down.Store(true)
 	g := &gateStore{memStore: st, entered: make(chan struct{}), open: make(chan struct{})}
 	g.gated.Store(true)
 	c1 := newTestClient(t, WithStore(g), WithStoreTimeout(5*time.Second), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
@@ -2160,6 +2155,7 @@ func TestHopFailureLeavesOwnChecksToStore(t *testing.T) {
 		err error
 	}
 	got := make(chan result, 1)
+	ctx := context.Background()
 	go func() {
 		d, err := c1.Check(ctx, "http://down.test/x")
 		got <- result{d, err}
@@ -2170,9 +2166,15 @@ func TestHopFailureLeavesOwnChecksToStore(t *testing.T) {
 			t.Fatalf("process 1, %s.test: %+v, %v; want deferred", site, d, err)
 		}
 	}
-	if asked := w.count("http://down.test/robots.txt"); asked != 2 {
-		t.Errorf("down.test's robots.txt asked %d times; want twice (process 2's fetch, s0.test's chain)", asked)
+	if asked := w.count("http://down.test/robots.txt"); asked != 1 {
+		t.Errorf("down.test's robots.txt asked %d times; want once (s0.test's chain)", asked)
 	}
+	down.Store(false)
+	c2 := newTestClient(t, WithStore(st), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	if d, err := c2.Check(ctx, "http://down.test/x"); !d.Allowed || err != nil {
+		t.Fatalf("process 2, down.test: %+v, %v; want allowed", d, err)
+	}
+	down.Store(true)
 	close(g.open)
 	if r := <-got; !r.d.Allowed || r.err != nil {
 		t.Errorf("process 1, down.test, its Store lookup under way: Allowed=%v Failures=%d Status=%d, %v; want allowed from the Store's copy",
@@ -2182,6 +2184,9 @@ func TestHopFailureLeavesOwnChecksToStore(t *testing.T) {
 		if d, err := c.Check(ctx, "http://down.test/y"); !d.Allowed || err != nil {
 			t.Errorf("%s, down.test: %+v, %v; want allowed from the Store's copy", name, d, err)
 		}
+	}
+	if asked := w.count("http://down.test/robots.txt"); asked != 2 {
+		t.Errorf("down.test's robots.txt asked %d times; want twice (s0.test's chain, process 2)", asked)
 	}
 }
 
@@ -2725,13 +2730,63 @@ func TestHopPacedInProcessWhenPacerFails(t *testing.T) {
 	}
 }
 
+// TestHopTakesTheStoresCopy: Q read s.test's robots.txt and stored it.
+// P, a fresh process of the same Store, checks ten sites at once whose
+// robots.txt redirect there: each hop takes the Store's copy, as P's own
+// check of s.test would, and asks s.test nothing (each asked it, nine
+// times inside the Crawl-delay of 5 s it had stored: hops82). When what
+// Q stored is s.test's failure (503, Retry-After: 3600), P's hops do not
+// ask it either, and defer.
+func TestHopTakesTheStoresCopy(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer http.HandlerFunc
+		want   func(d Decision, err error) bool
+	}{
+		{"a copy", serve(200, "User-agent: *\nCrawl-delay: 5\nDisallow: /private\n", "Cache-Control", "max-age=3600"),
+			func(d Decision, err error) bool { return d.Allowed && err == nil && d.CrawlDelay == 5*time.Second }},
+		{"a failure", serve(http.StatusServiceUnavailable, "", "Retry-After", "3600"),
+			func(d Decision, err error) bool { return !d.Allowed && errors.Is(err, ErrDeferred) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			w.on("s.test/robots.txt", tc.answer)
+			const sites = 10
+			for i := range sites {
+				w.on(fmt.Sprintf("r%d.test/robots.txt", i), redirectTo("http://s.test/robots.txt"))
+			}
+			store := newMemStore()
+			opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(store)}
+			ctx := context.Background()
+			if d, err := newTestClient(t, opts...).Check(ctx, "http://s.test/page"); !tc.want(d, err) {
+				t.Fatalf("Q, s.test: %+v, %v", d, err)
+			}
+			p := newTestClient(t, opts...)
+			var wg sync.WaitGroup
+			for i := range sites {
+				wg.Go(func() {
+					if d, err := p.Check(ctx, fmt.Sprintf("http://r%d.test/page", i)); !tc.want(d, err) {
+						t.Errorf("P, r%d.test: allowed %v, crawl-delay %v, %v", i, d.Allowed, d.CrawlDelay, err)
+					}
+				})
+			}
+			wg.Wait()
+			if n := w.count("http://s.test/robots.txt"); n != 1 {
+				t.Errorf("s.test's robots.txt asked %d times; want once (Q's check), P's hops taking what Q stored", n)
+			}
+		})
+	}
+}
+
 // TestChainCopyKeepsANewerHopFailure: a.test's robots.txt is
 // where w.test's, x.test's and y.test's redirect. Q read w.test's (by
 // way of a.test, fresh for the hour) and stored it; P took it from the
 // Store, so P holds w.test's copy, whose redirects name a.test's
-// robots.txt, and no copy of a.test's own. Then a.test fails (500,
-// Retry-After: 3600): P's check of x.test meets it and keeps the failure
-// for the robots.txt files redirected there, for its back-off. A minute
+// robots.txt, and no copy of a.test's own. Then the Store loses its
+// values, and a.test fails (500, Retry-After: 3600): P's check of x.test
+// meets it and keeps the failure for the robots.txt files redirected
+// there, for its back-off. A minute
 // later P's check of h.test, whose robots.txt redirects to w.test's,
 // takes P's copy of w.test's (res.theirs, no request to a.test) and
 // publishes it as h.test's, now stamped checked at the chain's read:
@@ -2770,6 +2825,7 @@ func TestChainCopyKeepsANewerHopFailure(t *testing.T) {
 
 	clock.Advance(time.Minute)
 	down.Store(true)
+	store.clearValues() // a restarted Redis: x.test's hop has no stored copy of a.test's to take
 	dx, err := p.Check(ctx, "http://x.test/private/x")
 	t.Logf("x.test: failures %d deferred %v, %v", dx.Failures, dx.Deferred, err)
 	if n := w.count("http://a.test/robots.txt"); n != asked+1 {
