@@ -2834,7 +2834,7 @@ func leaseWaitScenario(t *testing.T) (*Client, func() *Client, time.Time) {
 // released, or its context ends): a Store's round trip. Meanwhile the
 // other Gets of such keys fail, as a Store slow for a moment fails the
 // calls past their timeout: a hop there then fetches the file, rather
-// than take the stored copy (see Client.storedTheirs).
+// than take the stored copy (see Client.theirs).
 type heldGetStore struct {
 	*memStore
 	match             string

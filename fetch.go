@@ -162,10 +162,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		// https, to its www twin) as this one does.
 		froms = slices.DeleteFunc(froms, func(s theirFetch) bool { return !sameSite(s.authority, authority) })
 		if robotsOf && k.doc.robots {
-			theirs := f.c.theirs(authority)
-			if theirs == nil && f.c.tier != nil {
-				theirs = f.c.storedTheirs(ctx, authority)
-			}
+			theirs := f.c.theirs(ctx, authority)
 			var more []string // theirs' own redirects
 			if theirs != nil && theirs.redirects != "" {
 				more = strings.Split(theirs.redirects, "\n")

@@ -143,32 +143,31 @@ func (c *Client) admitHop(ctx context.Context, authority, site string, next *url
 // theirs returns the entry of authority's robots.txt that a robots.txt
 // whose redirects lead there may take instead of sending the hop: one
 // held, fresh, from a server that answered (not an error policy's
-// allow-all), with all its redirects listed; else nil. Nothing is waited
-// for: another site's fill may be waiting for this one's.
-func (c *Client) theirs(authority string) *entry {
-	e := c.robots.cache.peek(authority)
-	if e == nil || e.outcome == OutcomeUnreachable || e.failures > 0 || e.status == 0 || e.expired(c.cfg.now()) ||
-		strings.Count(e.redirects, "\n") >= maxKeptRedirects-1 {
-		return nil
+// allow-all), with all its redirects listed; else nil. When memory holds
+// none, it looks in the Store, as that site's own check would, and
+// keeps what it reads in memory as a check's lookup does (not over an
+// entry published since that answers better): a process meeting the
+// redirect asks the site nothing when another stored its answer, nor,
+// when that is a failure, within its back-off (see failing). Nothing
+// else is waited for: another site's fill may be waiting for this one's.
+func (c *Client) theirs(ctx context.Context, authority string) *entry {
+	held := func() *entry {
+		e := c.robots.cache.peek(authority)
+		if e == nil || e.outcome == OutcomeUnreachable || e.failures > 0 || e.status == 0 || e.expired(c.cfg.now()) ||
+			strings.Count(e.redirects, "\n") >= maxKeptRedirects-1 {
+			return nil
+		}
+		return e
 	}
-	return e
-}
-
-// storedTheirs looks in the Store for authority's robots.txt when
-// memory holds no copy theirs would take: another process's fresh copy,
-// kept in memory as a check's lookup keeps it (not over an entry
-// published since that answers better), is then taken as theirs, and
-// the site is not asked again inside its Crawl-delay by every process
-// that meets a redirect there. A failure stored there is kept too, and
-// read by failing.
-func (c *Client) storedTheirs(ctx context.Context, authority string) *entry {
-	k := key{authority, &c.robots}
-	s, _ := c.tier.get(ctx, k, true)
+	if e := held(); e != nil || c.tier == nil {
+		return e
+	}
+	s, _ := c.tier.get(ctx, key{authority, &c.robots}, true)
 	if !c.tier.countLookup(s) {
 		return nil
 	}
 	c.robots.cache.putNewer(c.keepGood(s, nil), nil, c.cfg.now())
-	return c.theirs(authority)
+	return held()
 }
 
 // failing returns the entry of authority's robots.txt while it stands
