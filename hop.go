@@ -144,12 +144,14 @@ func (c *Client) admitHop(ctx context.Context, authority, site string, next *url
 // whose redirects lead there may take instead of sending the hop: one
 // held, fresh, from a server that answered (not an error policy's
 // allow-all), with all its redirects listed; else nil. When memory holds
-// none, it looks in the Store, as that site's own check would, and
-// keeps what it reads in memory as a check's lookup does (not over an
-// entry published since that answers better): a process meeting the
-// redirect asks the site nothing when another stored its answer, nor,
-// when that is a failure, within its back-off (see failing). Nothing
-// else is waited for: another site's fill may be waiting for this one's.
+// none, it looks in the Store, as that site's own check would, if ctx
+// leaves the fetch time for it, and keeps what it reads in memory as a
+// check's lookup does (the copy memory held standing in for a failure;
+// not over an entry published since that answers better): a process
+// meeting the redirect asks the site nothing when another stored its
+// answer, nor, when that is a failure, within its back-off (see
+// failing). Nothing else is waited for: another site's fill may be
+// waiting for this one's.
 func (c *Client) theirs(ctx context.Context, authority string) *entry {
 	held := func() *entry {
 		e := c.robots.cache.peek(authority)
@@ -162,11 +164,17 @@ func (c *Client) theirs(ctx context.Context, authority string) *entry {
 	if e := held(); e != nil || c.tier == nil {
 		return e
 	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < 2*c.cfg.storeTimeout {
+		// A Store call that takes its whole timeout leaves the fetch at
+		// least as long again: the Store's failure is never the site's.
+		return nil
+	}
 	s, _ := c.tier.get(ctx, key{authority, &c.robots}, true)
 	if !c.tier.countLookup(s) {
 		return nil
 	}
-	c.robots.cache.putNewer(c.keepGood(s, nil), nil, c.cfg.now())
+	// The copy memory holds may stand in, as for the site's own check.
+	c.robots.cache.putNewer(c.keepGood(s, c.robots.cache.peek(authority)), nil, c.cfg.now())
 	return held()
 }
 

@@ -2779,6 +2779,82 @@ func TestHopTakesTheStoresCopy(t *testing.T) {
 	}
 }
 
+// TestHopLetsItsOwnCopyStandIn: P holds s.test's robots.txt, expired;
+// the Store lost it (a restarted Redis), and Q, s.test down (503,
+// Retry-After: 3600), stored its failure: a copy of older rules standing
+// in, or, with none of its own, the bare failure. P's own check of
+// s.test lets P's copy stand in; a hop of P's to s.test's robots.txt
+// published the Store's entry over it (store83): the older rules allowed
+// /private, which P's newer copy disallows, or the bare failure deferred
+// s.test for the hour. The hop keeps what P's own check would.
+func TestHopLetsItsOwnCopyStandIn(t *testing.T) {
+	const older, newer = "User-agent: *\nDisallow:\n", "User-agent: *\nDisallow: /private\n"
+	for _, qHasCopy := range []bool{true, false} {
+		name := "a stand-in of older rules"
+		if !qHasCopy {
+			name = "a bare failure"
+		}
+		t.Run(name, func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			var answer atomic.Value
+			answer.Store(serve(200, older, "Cache-Control", "max-age=3600"))
+			w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) { answer.Load().(http.HandlerFunc)(rw, r) })
+			w.on("r.test/robots.txt", redirectTo("http://s.test/robots.txt"))
+			store, clock := newMemStore(), newTestClock()
+			opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(store), WithClock(clock.Now)}
+			ctx := context.Background()
+			q, p := newTestClient(t, opts...), newTestClient(t, opts...)
+			if qHasCopy {
+				if d, err := q.Check(ctx, "http://s.test/private"); !d.Allowed || err != nil {
+					t.Fatalf("Q, the older rules: %+v, %v", d, err)
+				}
+			}
+			clock.Advance(2 * time.Hour)
+			answer.Store(serve(200, newer, "Cache-Control", "max-age=3600"))
+			if d, err := p.Check(ctx, "http://s.test/private"); d.Allowed || err != nil {
+				t.Fatalf("P, the newer rules: %+v, %v", d, err)
+			}
+			store.clearValues()
+			clock.Advance(2 * time.Hour)
+			answer.Store(serve(http.StatusServiceUnavailable, "", "Retry-After", "3600"))
+			if d, err := q.Check(ctx, "http://s.test/private"); d.Stale != qHasCopy || d.Deferred == qHasCopy {
+				t.Fatalf("Q, s.test down: %+v, %v", d, err)
+			}
+			clock.Advance(time.Minute)
+			if d, err := p.Check(ctx, "http://r.test/x"); !errors.Is(err, ErrDeferred) {
+				t.Fatalf("P, r.test: %+v, %v; want deferred, s.test down", d, err)
+			}
+			d, err := p.Check(ctx, "http://s.test/private")
+			if d.Allowed || !d.Stale || err != nil {
+				t.Errorf("P, s.test/private after the hop: allowed %v, stale %v, fetched %v, %v; want disallowed by P's own copy (Disallow: /private) standing in",
+					d.Allowed, d.Stale, d.FetchedAt, err)
+			}
+		})
+	}
+}
+
+// TestHopStoreReadLeavesTheFetchItsTime: with a Store that hangs, and a
+// Store timeout as long as the fetch timeout, a check of a site whose
+// robots.txt redirects to another site's is answered, as one whose
+// robots.txt is served directly: the hop's look in the Store took the
+// fetch's whole time, and the site was deferred (store83).
+func TestHopStoreReadLeavesTheFetchItsTime(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("s.test/robots.txt", serve(200, privateRules))
+	w.on("r.test/robots.txt", redirectTo("http://s.test/robots.txt"))
+	store := newMemStore()
+	store.hang()
+	defer func() { _ = store.release() }()
+	const timeout = 300 * time.Millisecond
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(store),
+		WithStoreTimeout(timeout), WithFetchTimeout(timeout))
+	if d, err := c.Check(context.Background(), "http://r.test/page"); !d.Allowed || err != nil {
+		t.Errorf("r.test, redirected to s.test's robots.txt, with the Store hanging: %+v, %v; want allowed", d, err)
+	}
+}
+
 // TestChainCopyKeepsANewerHopFailure: a.test's robots.txt is
 // where w.test's, x.test's and y.test's redirect. Q read w.test's (by
 // way of a.test, fresh for the hour) and stored it; P took it from the
