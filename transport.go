@@ -403,6 +403,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	under.asked, under.req.urlHost = under.req, out.Host            // as asked, as sent
 	req = req.WithContext(context.WithValue(ctx, sentKey{}, under)) // a copy, which Receipt and Usage read
 	req.Host, req.URL = host, out
+	if _, ok := req.Header["Host"]; ok {
+		// It named the Host as asked (see headerHost), perhaps spelt
+		// otherwise than the one sent now, which a RoundTripper below
+		// (botauth's) would read as a second Host; net/http drops it.
+		req.Header = req.Header.Clone()
+		delete(req.Header, "Host")
+	}
 	t.stats.sent.add()
 	for _, tu := range f.turns {
 		if tu.authority != "" {
@@ -888,7 +895,7 @@ func namesAnother(req *http.Request, served string) bool {
 // (mapped: see target.Split), names authority's host: "ａ.test" names
 // a.test, though net/http sends it as xn--mi7c.test.
 func mapsTo(req *http.Request, authority string) bool {
-	k := normalAuthority(req.URL.Scheme, req.Host)
+	k := target.Authority(req.URL.Scheme, req.Host)
 	return k != "" && hostName(k) == hostName(authority)
 }
 
@@ -983,7 +990,7 @@ func redirectedWithin(req *http.Request, authority string) bool {
 	}
 	from := req.Response.Request
 	for _, host := range [...]string{from.URL.Host, from.Host} {
-		if host != "" && normalAuthority(from.URL.Scheme, host) == authority {
+		if host != "" && target.Authority(from.URL.Scheme, host) == authority {
 			return true
 		}
 	}
@@ -1002,7 +1009,7 @@ func hostKeptAcross(req *http.Request) bool {
 	for range maxKeptHops {
 		from := req.Response
 		if req.Host == "" || from == nil || from.Request == nil || from.Request.URL == nil ||
-			normalAuthority(req.URL.Scheme, sentAs(req.Host)) != normalAuthority(req.URL.Scheme, sentAs(from.Request.Host)) {
+			target.Authority(req.URL.Scheme, sentAs(req.Host)) != target.Authority(req.URL.Scheme, sentAs(from.Request.Host)) {
 			return false // the Host sent before, as net/http keeps it or the Transport sent it
 		}
 		// Not a Host the caller's CheckRedirect set, nor a URL it changed
@@ -1012,7 +1019,7 @@ func hostKeptAcross(req *http.Request) bool {
 		if err != nil || loc.Scheme != "" || loc.Host != "" && loc.Host != req.URL.Host {
 			return false
 		}
-		a, b := normalAuthority(req.URL.Scheme, req.URL.Host), normalAuthority(from.Request.URL.Scheme, from.Request.URL.Host)
+		a, b := target.Authority(req.URL.Scheme, req.URL.Host), target.Authority(from.Request.URL.Scheme, from.Request.URL.Host)
 		if a == "" || a != b {
 			return loc.Host != "" // naming none, the Location kept the server, unless a CheckRedirect moved it
 		}
@@ -1038,16 +1045,6 @@ func sentAs(host string) string {
 // maxKeptHops bounds how far back hostKeptAcross follows redirects: past
 // any limit an http.Client's CheckRedirect sets (net/http's is 10).
 const maxKeptHops = 64
-
-// normalAuthority returns the normalised authority of host under scheme (see
-// target.Split), or "" if it has none.
-func normalAuthority(scheme, host string) string {
-	k, _, err := target.Split(scheme+"://"+host+"/", nil)
-	if err != nil {
-		return ""
-	}
-	return string(k)
-}
 
 // requestURL returns the URL a request for u reaches: scheme, host and
 // the request target net/http writes, any '#' in it escaped, lest the

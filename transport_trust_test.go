@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"cmp"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -996,4 +997,112 @@ func TestTransportTwoTurnPageNotStarvedByItsRecheck(t *testing.T) {
 	}
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
+}
+
+// TestTransportSignedPinnedRedirects: a crawler that pins each site's
+// address, in its CheckRedirect too, with botauth's Transport below the
+// Transport as the README stacks them: a redirect to another site, to
+// another address of the site, and from http to https at one address
+// are followed and signed, as they are followed unsigned (botauth83:
+// each was refused as a hop keeping the Host before it). The server
+// checks each signed request's signature against the Host it got.
+func TestTransportSignedPinnedRedirects(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		mu.Lock()
+		got = append(got, r.Host+r.URL.Path+" "+strconv.FormatBool(r.Header.Get("Signature-Input") != ""))
+		mu.Unlock()
+		if r.URL.Path == "/start" {
+			w.Header().Set("Location", map[string]string{
+				"a.test": "http://b.test/page", "c.test": "http://c.test/next", "u.test": "https://u.test/secure",
+			}[r.Host])
+			w.WriteHeader(http.StatusFound)
+		}
+	})
+	plain, secure := httptest.NewServer(h), httptest.NewTLSServer(h)
+	defer plain.Close()
+	defer secure.Close()
+	var d net.Dialer
+	next := &http.Transport{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			to := plain.Listener.Addr().String()
+			if strings.HasSuffix(addr, ":443") {
+				to = secure.Listener.Addr().String()
+			}
+			return d.DialContext(ctx, network, to)
+		},
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, // the certificate names 127.0.0.1, the crawler pins 10.0.0.1
+	}
+	defer next.CloseIdleConnections()
+	addrs := map[string]string{"a.test": "10.0.0.1", "b.test": "10.0.0.2", "c.test": "10.0.0.3", "u.test": "10.0.0.1"}
+	c, tr := NewClientTransport(botauth.NewTransport(next, testSigner(t)), []Option{WithUserAgent(testUA)})
+	defer c.Close()
+	hc := &http.Client{Transport: tr, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		if addr, ok := addrs[req.URL.Host]; ok {
+			req.Host, req.URL.Host = req.URL.Host, addr
+		}
+		return nil
+	}}
+	for _, host := range []string{"a.test", "c.test", "u.test"} {
+		req, _ := http.NewRequest(http.MethodGet, "http://10.0.0.1/start", nil)
+		req.Host = host
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Errorf("%s's redirect, pinned by the crawler's CheckRedirect: %v", host, err)
+			continue
+		}
+		resp.Body.Close()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{"a.test/start true", "b.test/page true", "c.test/start true", "c.test/next true", "u.test/start true", "u.test/secure true"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the servers got %q; want %q (host, path, signed)", got, want)
+	}
+}
+
+// TestTransportHeaderHostSpeltOtherwiseSigned: a request whose header
+// holds a "Host" key naming its URL's host as written, which the
+// Transport accepts (net/http drops it), is signed when the URL spells
+// the site otherwise than the Host the Transport sends (botauth83: the
+// key, left beside the Host rewritten, read as a second Host, and the
+// request was refused signed, sent unsigned).
+func TestTransportHeaderHostSpeltOtherwiseSigned(t *testing.T) {
+	var signed atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" && r.Header.Get("Signature-Input") != "" {
+			signed.Add(1)
+		}
+	}))
+	defer srv.Close()
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}}
+	defer next.CloseIdleConnections()
+	c, tr := NewClientTransport(botauth.NewTransport(next, testSigner(t)), []Option{WithUserAgent(testUA)})
+	defer c.Close()
+	hc := &http.Client{Transport: tr}
+	urls := []string{"http://a.test/page", "http://A.TEST/page", "http://a.test:80/page", "http://bücher.test/page"}
+	for _, u := range urls {
+		req, _ := http.NewRequest(http.MethodGet, u, nil)
+		req.Header.Set("Host", req.URL.Host)
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Errorf("%s with a header Host %q: %v", u, req.URL.Host, err)
+			continue
+		}
+		resp.Body.Close()
+		if req.Header.Get("Host") != req.URL.Host {
+			t.Errorf("%s: the caller's header changed", u)
+		}
+	}
+	if n := signed.Load(); n != int32(len(urls)) {
+		t.Errorf("%d of %d requests arrived signed", n, len(urls))
+	}
 }

@@ -13,30 +13,32 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// NewTransport returns a RoundTripper that signs a copy of each request as
-// it is sent, as [Signer.Sign] does, and sends it through next
+// NewTransport returns a RoundTripper that signs a copy of each request
+// as it is sent, as [Signer.Sign] does, and sends it through next
 // (http.DefaultTransport when nil). Each redirect hop or retry that
 // passes through it gets a signature of its own authority in place of
 // those it carries (such as those net/http copies onto a hop), so that no
-// signature made for one site reaches another; a hop net/http sends to
-// another server with the Host of the request before it (for a Location
-// "//host/path") is not signed, nor is a request whose host net/http
-// dials mapped and sends unmapped as another name (ｂ.test is dialled as
-// b.test, asked for as xn--ni7c.test). A request that an http.Transport below
-// sends again by itself, on a new connection when a kept-alive one closed
-// before answering, carries the same signature and nonce: a site that
-// refuses a nonce seen before refuses that retry. The response's Request
-// is the caller's request, without the signature; or, when a RoundTripper
-// below followed a redirect itself, the last hop's, without its signature
-// or the hops before it (its Response is nil). A request it cannot
-// sign is not sent: RoundTrip closes its body and returns the error.
-// Among those is a request whose trailer declares a Signature,
-// Signature-Input or Signature-Agent field, which Sign would replace, and
-// one whose URL net/http sends with another target than a path (an
-// Opaque "//other.test/x", a Path "http://other.test/x": a request for
-// other.test), and one whose header holds a Host field net/http sends
-// as a second Host line (a key "host") or one naming another host.
-// CloseIdleConnections reaches next's.
+// signature made for one site reaches another; a hop to another server
+// with the Host of the request before it, as net/http sends it for a
+// Location "//host/path" (or a CheckRedirect that copies the Host), is
+// not signed (a Host naming the host its Location named is the caller's:
+// a crawler pinning each site's address), nor is a request whose host
+// net/http dials mapped and sends unmapped as another name (ｂ.test is
+// dialled as b.test, asked for as xn--ni7c.test). A request that an
+// http.Transport below sends again by itself, on a new connection when a
+// kept-alive one closed before answering, carries the same signature and
+// nonce: a site that refuses a nonce seen before refuses that retry. The
+// response's Request is the caller's request, without the signature; or,
+// when a RoundTripper below followed a redirect itself, the last hop's,
+// without its signature or the hops before it (its Response is nil). A
+// request it cannot sign is not sent: RoundTrip closes its body and
+// returns the error. Among those is a request whose trailer declares a
+// Signature, Signature-Input or Signature-Agent field, which Sign would
+// replace, and one whose URL net/http sends with another target than a
+// path (an Opaque "//other.test/x", a Path "http://other.test/x": a
+// request for other.test), and one whose header holds a Host field
+// net/http sends as a second Host line (a key "host") or one naming
+// another host. CloseIdleConnections reaches next's.
 //
 // Give it a robotstxt.PublicOnly transport as next, not the other way
 // round: its Unwrap method lets robotstxt.NewTransport see the guard. Put
@@ -127,8 +129,11 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // keptHost returns an error for a redirect hop that goes to another
 // server than the request before it but keeps that request's Host, as
 // net/http does for a Location of the form "//host/path" when the Host
-// was set: signed for that Host, it would hand another server a
-// signature it can replay to the first site. A hop whose request before
+// was set, or as a CheckRedirect that copies the Host would: signed for
+// that Host, it would hand another server a signature it can replay to
+// the first site. A hop whose Host names the host its Location named is
+// the caller's (a crawler pinning each site's address, in its
+// CheckRedirect too), as [Signer.Sign] says. A hop whose request before
 // it is unknown is refused when its Host names another server than its
 // URL; one whose Host spells its URL's host otherwise (case, a final
 // dot, the default port, an IPv6 form), as robotstxt's Transport sends
@@ -137,7 +142,6 @@ func keptHost(req *http.Request) error {
 	if req.Response == nil || req.Host == "" || req.URL == nil || sameServer(req.Host, req.URL) {
 		return nil
 	}
-	prev := "an unknown server"
 	if r := req.Response.Request; r != nil && r.URL != nil {
 		// The hosts compared as written (a relative Location keeps it),
 		// else as the dial reads them: strings.EqualFold folds ß with ẞ,
@@ -145,9 +149,12 @@ func keptHost(req *http.Request) error {
 		if r.URL.Scheme == req.URL.Scheme && (r.URL.Host == req.URL.Host || sameServer(r.URL.Host, req.URL)) {
 			return nil
 		}
-		prev = r.URL.Host
+		if loc, err := url.Parse(req.Response.Header.Get("Location")); err == nil && loc.Host != "" &&
+			(loc.Scheme == "" || loc.Scheme == req.URL.Scheme) && sameServer(req.Host, &url.URL{Scheme: req.URL.Scheme, Host: loc.Host}) {
+			return nil // the server the Location named, dialled at an address the caller chose
+		}
 	}
-	return fmt.Errorf("botauth: a redirect to %s keeps the Host %q of %s: not signed", req.URL.Redacted(), req.Host, prev)
+	return fmt.Errorf("botauth: a redirect to %s keeps the Host %q, which names neither its server nor its Location's: not signed", req.URL.Redacted(), req.Host)
 }
 
 // hostAsDialled refuses a request whose Host is the name it dials sent
@@ -202,9 +209,8 @@ func aLabelsRead(name string) bool {
 // authority as robotstxt keys it (case, a final dot, the default port and
 // an IPv6 literal's spelling aside).
 func sameServer(host string, u *url.URL) bool {
-	a, _, err := target.Split(u.Scheme+"://"+host+"/", nil)
-	b, _, err2 := target.Split(u.Scheme+"://"+u.Host+"/", nil)
-	return err == nil && err2 == nil && string(a) == string(b)
+	a := target.Authority(u.Scheme, host)
+	return a != "" && a == target.Authority(u.Scheme, u.Host)
 }
 
 // CloseIdleConnections closes the idle connections of next.

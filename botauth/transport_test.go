@@ -597,6 +597,39 @@ func TestKeptHostSchemeChange(t *testing.T) {
 	}
 }
 
+// TestKeptHostPinnedByCheckRedirect: a crawler that pins each site's
+// address sets the Host of a redirect's hop in its CheckRedirect to the
+// host the Location named: signed, as the first request is (botauth83:
+// every such hop that left the address was refused, an upgrade to https
+// too). A Host the Location did not name, kept by net/http or copied by
+// a CheckRedirect, still is refused on a hop to another server.
+func TestKeptHostPinnedByCheckRedirect(t *testing.T) {
+	prev, _ := http.NewRequest(http.MethodGet, "http://10.0.0.1/start", nil)
+	prev.Host = "a.test"
+	for _, tc := range []struct {
+		location, hop, host string
+		refused             bool
+	}{
+		{"http://b.test/page", "http://10.0.0.2/page", "b.test", false},
+		{"http://c.test/next", "http://10.0.0.3/next", "C.TEST.", false},
+		{"https://u.test/secure", "https://10.0.0.1/secure", "u.test", false},
+		{"//b.test/page", "http://10.0.0.2/page", "b.test", false},
+		{"http://evil.test/x", "http://evil.test/x", "a.test", true},
+		{"http://evil.test/x", "http://10.0.0.9/x", "a.test", true},
+		{"//evil.test/x", "http://evil.test/x", "a.test", true},
+		{"https://b.test/page", "http://10.0.0.2/page", "b.test", true},
+		{"http://b.test/page", "http://10.0.0.2/page", "b.test:8080", true},
+		{"", "http://10.0.0.2/page", "b.test", true},
+	} {
+		hop, _ := http.NewRequest(http.MethodGet, tc.hop, nil)
+		hop.Host = tc.host
+		hop.Response = &http.Response{Request: prev, Header: http.Header{"Location": {tc.location}}}
+		if err := keptHost(hop); (err != nil) != tc.refused {
+			t.Errorf("Location %q, hop %s with Host %q: %v; want refused %v", tc.location, tc.hop, tc.host, err, tc.refused)
+		}
+	}
+}
+
 // TestTransportMappedHostNotSigned: a page at http://ｂ.test/ (full-width
 // b) is dialled as b.test, the name UTS #46 maps it to, but net/http
 // sends its Host unmapped, xn--ni7c.test, another name, whose server

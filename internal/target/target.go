@@ -646,6 +646,16 @@ func ExtraHost(req *http.Request) string {
 	return ""
 }
 
+// Authority returns the normalised authority of host under scheme (see
+// Split), or "" if it has none.
+func Authority(scheme, host string) string {
+	k, _, err := Split(scheme+"://"+host+"/", nil)
+	if err != nil {
+		return ""
+	}
+	return string(k)
+}
+
 // IsField reports whether the header key k is a spelling of the field
 // name: the same but for case and surrounding blanks, which net/http
 // writes as they are or refuses.
