@@ -60,7 +60,8 @@ import (
 // site chose to 512 bytes (a signal's Value to 256), marked with "…".
 type Receipt struct {
 	// URL is the page's URL, as the request reached the server, without
-	// userinfo; "" for a request URL the Transport would not send (see
+	// userinfo, whole (the Transport sends no path and query past 8 KiB);
+	// "" for a request URL the Transport would not send (see
 	// [ErrBadURL]), which names no page for sure.
 	URL string `json:"url"`
 	// Agent is the product token the crawler is matched by (several are
@@ -171,7 +172,13 @@ const maxLicenses = 16
 //     as [PrefUnknown] and lifts no reservation of another; any other
 //     value is no value. A tdmrep.json that is
 //     empty, or markup such as an HTML page (a site's page for every
-//     path it lacks), is no file.
+//     path it lacks), is no file;
+//   - "page": train-ai=n, Where "unreadable", for a 304 (Not Modified),
+//     whose header fields are not the page's: they update those of the
+//     response it validates (RFC 9111 §4.3.4), which a server sends few
+//     of again. The receipt of a revalidated page is that response's:
+//     pass it, its Header updated with the 304's fields and its Request
+//     the 304's, with the body kept.
 //
 // Headers and META tags are read as [Transport.PageDirectives] reads them.
 // robots.txt and tdmrep.json are those of the site the request's Host
@@ -249,6 +256,9 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 		rd.state("robots.txt", "unreachable", "the response has no Request", noTraining)
 	}
 	h := resp.Header
+	if resp.StatusCode == http.StatusNotModified {
+		rd.state("page", "unreadable", errNotModified.Error(), noTraining)
+	}
 	// An empty line states nothing (as an empty list member, RFC 9110
 	// 5.6.1): joined, it would turn the others into no Dictionary, and an
 	// intermediary adding one lift the site's train-ai=n.
@@ -460,8 +470,7 @@ func at(at, sep, what string) string {
 // of, when rc is not nil and the URL is allowed (else its t is nil).
 func (t *Transport) servedRobots(rd *reading, req *http.Request, rc *Receipt) (_ robotsFile) {
 	if rc != nil {
-		served, _ := servedURL(req)
-		rc.URL = capText(served)
+		rc.URL, _ = servedURL(req) // whole, as target.MaxPath bounds it: it names the page
 	}
 	d, err := t.sentDecision(req)
 	var dis *DisallowedError
@@ -741,8 +750,10 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // or one sniffing as XML) is read as XML reads it, by an XML parser: the
 // META elements of its head (and those HTML's parser would put there,
 // children of the root before the body). An HTML body whose tags cannot
-// be read (see [Transport.Receipt]) says no to everything. A nil resp gives the zero Directives, which allow
-// everything.
+// be read (see [Transport.Receipt]) says no to everything, as does a 304
+// (Not Modified), whose header fields are not the page's: pass the
+// response it validates (see [Transport.Receipt]). A nil resp gives the
+// zero Directives, which allow everything.
 func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Directives {
 	d := t.headerDirectives(resp)
 	if resp == nil {
@@ -758,11 +769,18 @@ func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Direct
 		m, err = meta.FromHTML(page.reader(), t.c.tokens...)
 		d = d.Merge(m)
 	}
-	if err != nil {
+	if err != nil || resp.StatusCode == http.StatusNotModified {
 		d = d.Merge(unreadPage)
 	}
 	return d
 }
+
+// errNotModified says why a 304 tells nothing of the page: its header
+// fields update those of the response it validates (RFC 9111 4.3.4),
+// the page's, of which a server sends few in a 304 (RFC 9110 15.4.5),
+// and the page's body is typed by that response's Content-Type.
+var errNotModified = errors.New("a 304 (Not Modified) holds the header of no page: " +
+	"give the response it validates, its header updated with the 304's")
 
 // unreadPage is what the META tags of a page that cannot be read may
 // say: no to everything.
@@ -1968,9 +1986,10 @@ type Signal struct {
 	// of tdmrep.json, the first entry being entry 1; the header field or
 	// the META tag's name ("Content-Usage", "Content-Signal",
 	// "X-Robots-Tag", "robots" or the product tokens, "tdm-reservation");
-	// or "unreachable" (see [Transport.Receipt]). Of the robots.txt of the
-	// site a request was sent to when its Host named another, "line N" is
-	// prefixed with its authority ("http://b.test:80 line 2").
+	// or "unreachable" or "unreadable" (see [Transport.Receipt]). Of the
+	// robots.txt of the site a request was sent to when its Host named
+	// another, "line N" is prefixed with its authority ("http://b.test:80
+	// line 2").
 	Where string `json:"where"`
 	// Value is the text the site wrote there (the statement, record,
 	// directive or tdm-reservation value), cut to 256 bytes.

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -775,16 +776,21 @@ func TestReceiptCutPage(t *testing.T) {
 			t.Errorf("%s: PageDirectives %+v", tc.name, d)
 		}
 	}
-	// A HEAD's, a 204's and a 304's body is empty, its length stated or not.
+	// A HEAD's, a 204's and a 304's body is empty, its length stated or
+	// not: not cut (a 304 is no page's, see TestReceiptOfA304IsNotThePages).
 	head, _ := http.NewRequestWithContext(t.Context(), http.MethodHead, s.URL+"/page", nil)
-	for _, resp := range []*http.Response{
-		{StatusCode: 200, Request: head},
-		{StatusCode: http.StatusNoContent, Request: req},
-		{StatusCode: http.StatusNotModified, Request: req},
+	for _, tc := range []struct {
+		resp *http.Response
+		want []string
+	}{
+		{&http.Response{StatusCode: 200, Request: head}, nil},
+		{&http.Response{StatusCode: http.StatusNoContent, Request: req}, nil},
+		{&http.Response{StatusCode: http.StatusNotModified, Request: req}, []string{"page train-ai n unreadable"}},
 	} {
+		resp := tc.resp
 		resp.Header, resp.ContentLength = http.Header{"Content-Type": {"text/html"}}, int64(len(page))
-		if r := tr.Receipt(resp, []byte{}); r.Usage.statement() != "" {
-			t.Errorf("%s %d: usage %q, signals %q; want none", resp.Request.Method, resp.StatusCode, r.Usage, sigs(r.Signals))
+		if r := tr.Receipt(resp, []byte{}); !slices.Equal(sigs(r.Signals), tc.want) {
+			t.Errorf("%s %d: usage %q, signals %q; want %q", resp.Request.Method, resp.StatusCode, r.Usage, sigs(r.Signals), tc.want)
 		}
 	}
 }
@@ -4348,5 +4354,95 @@ func TestReceiptKeptHostPageDoesNotWaitForItsTurn(t *testing.T) {
 	if got := rc.Usage.statement(); got != "" {
 		t.Errorf("receipt of a.test's page (served from cdn.test's server), whose tdmrep.json (on cdn.test) reserves nothing: usage %q after %v, want none; signals %+v",
 			got, took, rc.Signals)
+	}
+}
+
+// TestReceiptOfA304IsNotThePages: a page says X-Robots-Tag noindex and
+// noai, Content-Usage train-ai=n and Tdm-Reservation 1 in its 200; a
+// crawler revalidates it, and the 304 holds none of those, as RFC 9110
+// asks of it. Receipt(304, the stored body), Usage(304) and
+// PageDirectives(304, the stored body) read the 304's header as the
+// page's (consent83): train-ai=y, and noindex dropped, as for a stored
+// HTML page with a byte-order mark whose robots META says noai, sniffed
+// as text under the 304's missing Content-Type. They fail closed now;
+// the stored response, its header updated with the 304's and its
+// Request the 304's, reads as the page.
+func TestReceiptOfA304IsNotThePages(t *testing.T) {
+	for _, tc := range []struct {
+		name, page string
+		header     http.Header
+	}{
+		{"header", "<html><head><title>t</title></head><body>x</body></html>", http.Header{
+			"Content-Type": {"text/html"}, "X-Robots-Tag": {"noindex, noai"}, "Content-Usage": {"train-ai=n"}, "Tdm-Reservation": {"1"}}},
+		{"META", "\xEF\xBB\xBF<!DOCTYPE html><html><head><meta name=\"robots\" content=\"noindex, noai\"></head><body>x</body></html>",
+			http.Header{"Content-Type": {"text/html; charset=utf-8"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newHosts(t)
+			w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n"))
+			w.on("a.test/page", func(rw http.ResponseWriter, r *http.Request) {
+				rw.Header().Set("ETag", `"v1"`)
+				if r.Header.Get("If-None-Match") == `"v1"` {
+					rw.WriteHeader(http.StatusNotModified)
+					return
+				}
+				maps.Copy(rw.Header(), tc.header)
+				_, _ = rw.Write([]byte(tc.page))
+			})
+			c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+			t.Cleanup(func() { _ = c.Close() })
+			hc := &http.Client{Transport: tr}
+			first, stored := fetchPage(t, hc, "http://a.test/page")
+			if u := tr.Receipt(first, stored).Usage; u.Pref("train-ai") != PrefNo || !tr.PageDirectives(first, stored).NoIndex {
+				t.Fatalf("the 200: %q", u.statement())
+			}
+			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://a.test/page", nil)
+			req.Header.Set("If-None-Match", `"v1"`)
+			again, _ := fetchPageReq(t, hc, req)
+			if again.StatusCode != http.StatusNotModified {
+				t.Fatalf("status %d", again.StatusCode)
+			}
+			rc, u, d := tr.Receipt(again, stored), tr.Usage(again), tr.PageDirectives(again, stored)
+			if rc.Usage.Pref("train-ai") != PrefNo || u.Pref("train-ai") != PrefNo || !d.NoIndex || !d.NoAI {
+				t.Errorf("the 304: Receipt %q %v, Usage %q, PageDirectives %+v; want train-ai=n and noindex", rc.Usage.statement(), sigs(rc.Signals), u.statement(), d)
+			}
+			if !slices.ContainsFunc(rc.Signals, func(s Signal) bool { return s.Source == "page" && s.Where == "unreadable" }) {
+				t.Errorf("the 304's receipt does not say the page went unread: %v", sigs(rc.Signals))
+			}
+			// The stored response, as the receipt's doc says to pass it.
+			validated := *first
+			validated.Header = first.Header.Clone()
+			maps.Copy(validated.Header, again.Header)
+			validated.Request = again.Request
+			rc = tr.Receipt(&validated, stored)
+			if rc.Usage.Pref("train-ai") != PrefNo || slices.ContainsFunc(rc.Signals, func(s Signal) bool { return s.Where == "unreadable" }) ||
+				!tr.PageDirectives(&validated, stored).NoIndex {
+				t.Errorf("the stored response, validated: %q %v; want the page's train-ai=n, and nothing unreadable", rc.Usage.statement(), sigs(rc.Signals))
+			}
+		})
+	}
+}
+
+// TestReceiptNamesALongURLWhole: two pages whose URLs differ past their
+// 512th byte (a search's query), one reserved and one not, got receipts
+// naming one URL, cut, neither page's (consent83): a log could not tell
+// which page each was of. A receipt names the URL whole.
+func TestReceiptNamesALongURLWhole(t *testing.T) {
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("a.test/search", func(rw http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.RawQuery, "&p=2") {
+			rw.Header().Set("Tdm-Reservation", "1")
+		}
+	})
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	base := "http://a.test/search?q=" + strings.Repeat("x", 7000)
+	for _, u := range []string{base + "&p=1", base + "&p=2"} {
+		resp, body := fetchPage(t, hc, u)
+		if rc := tr.Receipt(resp, body); rc.URL != u {
+			t.Errorf("the receipt of a page of %d bytes names a URL of %d bytes ending %q", len(u), len(rc.URL), rc.URL[max(0, len(rc.URL)-8):])
+		}
 	}
 }
