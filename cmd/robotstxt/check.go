@@ -122,23 +122,23 @@ const checkJSONHelp = `check adds "signals", the signals of the page's receipt, 
 Transport.Receipt lists them: each with its "source" (robots.txt,
 content-signal, content-usage-header, content-signal-header,
 x-robots-tag, robots-meta, tdmrep.json, tdm-header or tdm-meta),
-"label", "pref" (y or n; unknown
-for a TDMRep 0), "where" it stands and its "value"; [] for a URL that
-is not allowed; "dropped", how many more its bounds left out;
-"tdm_policy", the TDMRep policy URL of a page whose TDM rights are
-reserved; "licenses", the RSL licences of its site's robots.txt.
-Its "usage" combines them all, n from any source winning. "page_error"
-says why the page of an allowed URL could not be read (no response, an
-error status, a Retry-After past -timeout, a body cut short): then
-"signals" holds those
-read (robots.txt's and tdmrep.json's, and the page header's when only
-the body was cut), and "usage" only their n, which no unread signal
-could change. "redirected_to" names the page the URL redirected to,
-whose receipt the signals are: its site's robots.txt, not the URL's. A
-URL that redirects where robots.txt disallows is disallowed, and one
-that redirects where robots.txt is unreachable deferred, as a crawler
-gets no page: "redirected_to" names where, and "rule", "status" and
-"detail" are of that robots.txt.`
+"label", "pref" (y or n; unknown for a TDMRep 0), "where" it stands
+and its "value"; [] for a URL that is not allowed; "dropped", how many
+more its bounds left out; "tdm_policy", the TDMRep policy URL of a
+page whose TDM rights are reserved; "licenses", the RSL licences of
+its site's robots.txt. Its "usage" combines them all, n from any
+source winning. "page_error" says why the page of an allowed URL could
+not be read (no response, an error status, a Retry-After past
+-timeout, a body cut short): then "signals" holds those read
+(robots.txt's and tdmrep.json's; the page header's when only the body
+was cut; an error page's header and META tags, which are the error
+page's, not the page's), and "usage" only their n, which no unread
+signal could change. "redirected_to" names the page the URL redirected
+to, whose receipt the signals are: its site's robots.txt, not the
+URL's. A URL that redirects where robots.txt disallows is disallowed,
+and one that redirects where robots.txt is unreachable deferred, as a
+crawler gets no page: "redirected_to" names where, and "rule",
+"status" and "detail" are of that robots.txt.`
 
 // A checkResult is what check prints with -json for one URL: test's
 // urlResult, whose usage merges every signal of the page's receipt, those
@@ -311,7 +311,8 @@ func (ck *checker) receipt(page string) (_ robotstxt.Receipt, redirected bool, u
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxPage))
 	switch {
 	case resp.StatusCode/100 != 2:
-		// An error page is not the page: its own signals went unseen.
+		// An error page is not the page, which went unseen: the error
+		// page's signals are listed, and only their n counts.
 		unread = "it answered " + statusText(resp.StatusCode)
 	case err != nil:
 		unread = "its body: " + failure(err, errText(err))
