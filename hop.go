@@ -164,7 +164,7 @@ func (c *Client) theirs(ctx context.Context, authority string) *entry {
 	if e := held(); e != nil || c.tier == nil {
 		return e
 	}
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < 2*c.cfg.storeTimeout {
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl)/2 < c.cfg.storeTimeout {
 		// A Store call that takes its whole timeout leaves the fetch at
 		// least as long again: the Store's failure is never the site's.
 		return nil

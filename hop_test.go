@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -2834,25 +2835,53 @@ func TestHopLetsItsOwnCopyStandIn(t *testing.T) {
 	}
 }
 
-// TestHopStoreReadLeavesTheFetchItsTime: with a Store that hangs, and a
-// Store timeout as long as the fetch timeout, a check of a site whose
-// robots.txt redirects to another site's is answered, as one whose
-// robots.txt is served directly: the hop's look in the Store took the
-// fetch's whole time, and the site was deferred (store83).
+// TestHopStoreReadLeavesTheFetchItsTime: with a Store that hangs, a
+// check of a site whose robots.txt redirects to another site's is
+// answered, as one whose robots.txt is served directly: the hop's look in
+// the Store took the fetch's whole time, and the site was deferred, with
+// a Store timeout as long as the fetch timeout (store83), or one of no
+// end, which overflowed the bound (review137).
 func TestHopStoreReadLeavesTheFetchItsTime(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	w.on("s.test/robots.txt", serve(200, privateRules))
-	w.on("r.test/robots.txt", redirectTo("http://s.test/robots.txt"))
-	store := newMemStore()
-	store.hang()
-	defer func() { _ = store.release() }()
-	const timeout = 300 * time.Millisecond
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(store),
-		WithStoreTimeout(timeout), WithFetchTimeout(timeout))
-	if d, err := c.Check(context.Background(), "http://r.test/page"); !d.Allowed || err != nil {
-		t.Errorf("r.test, redirected to s.test's robots.txt, with the Store hanging: %+v, %v; want allowed", d, err)
+	for _, tc := range []struct {
+		name    string
+		timeout time.Duration
+		store   func() Store
+	}{
+		{"as long as the fetch's", 300 * time.Millisecond, func() Store {
+			m := newMemStore()
+			m.hang()
+			t.Cleanup(func() { _ = m.release() })
+			return m
+		}},
+		{"of no end", math.MaxInt64, func() Store { return hangingKeyStore{newMemStore(), "//s.test"} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			w.on("s.test/robots.txt", serve(200, privateRules))
+			w.on("r.test/robots.txt", redirectTo("http://s.test/robots.txt"))
+			c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(tc.store()),
+				WithStoreTimeout(tc.timeout), WithFetchTimeout(300*time.Millisecond))
+			if d, err := c.Check(context.Background(), "http://r.test/page"); !d.Allowed || err != nil {
+				t.Errorf("r.test, redirected to s.test's robots.txt, with the Store hanging: %+v, %v; want allowed", d, err)
+			}
+		})
 	}
+}
+
+// hangingKeyStore is a memStore whose Gets of a key holding match hang
+// until their context ends.
+type hangingKeyStore struct {
+	*memStore
+	match string
+}
+
+func (s hangingKeyStore) Get(ctx context.Context, key string) ([]byte, error) {
+	if strings.Contains(key, s.match) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return s.memStore.Get(ctx, key)
 }
 
 // TestChainCopyKeepsANewerHopFailure: a.test's robots.txt is

@@ -2,6 +2,7 @@ package botauth
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -21,24 +22,27 @@ import (
 // signature made for one site reaches another; a hop to another server
 // with the Host of the request before it, as net/http sends it for a
 // Location "//host/path" (or a CheckRedirect that copies the Host), is
-// not signed (a Host naming the host its Location named is the caller's:
-// a crawler pinning each site's address), nor is a request whose host
-// net/http dials mapped and sends unmapped as another name (ｂ.test is
-// dialled as b.test, asked for as xn--ni7c.test). A request that an
-// http.Transport below sends again by itself, on a new connection when a
-// kept-alive one closed before answering, carries the same signature and
-// nonce: a site that refuses a nonce seen before refuses that retry. The
-// response's Request is the caller's request, without the signature; or,
-// when a RoundTripper below followed a redirect itself, the last hop's,
-// without its signature or the hops before it (its Response is nil). A
-// request it cannot sign is not sent: RoundTrip closes its body and
-// returns the error. Among those is a request whose trailer declares a
-// Signature, Signature-Input or Signature-Agent field, which Sign would
-// replace, and one whose URL net/http sends with another target than a
-// path (an Opaque "//other.test/x", a Path "http://other.test/x": a
-// request for other.test), and one whose header holds a Host field
-// net/http sends as a second Host line (a key "host") or one naming
-// another host. CloseIdleConnections reaches next's.
+// not signed (a Host naming the site its Location named, or, for a
+// Location naming no host, the site asked for before, is the caller's: a
+// crawler pinning each site's address; not after a hop a RoundTripper
+// below followed itself, which net/http did not build the next from), nor
+// is a request whose host net/http dials mapped and sends unmapped as
+// another name (ｂ.test is dialled as b.test, asked for as xn--ni7c.test).
+// A request that an http.Transport below sends again by itself, on a new
+// connection when a kept-alive one closed before answering, carries the
+// same signature and nonce: a site that refuses a nonce seen before
+// refuses that retry. The response's Request is the caller's request,
+// without the signature; or, when a RoundTripper below followed a
+// redirect itself, the last hop's, without its signature or the hops
+// before it (its Response is nil). A request it cannot sign is not sent:
+// RoundTrip closes its body and returns the error. Among those is a
+// request whose trailer declares a Signature, Signature-Input or
+// Signature-Agent field, which Sign would replace, and one whose URL
+// net/http sends with another target than a path (an Opaque
+// "//other.test/x", a Path "http://other.test/x": a request for
+// other.test), and one whose header holds a Host field net/http sends as
+// a second Host line (a key "host") or one naming another host.
+// CloseIdleConnections reaches next's.
 //
 // Give it a robotstxt.PublicOnly transport as next, not the other way
 // round: its Unwrap method lets robotstxt.NewTransport see the guard. Put
@@ -113,8 +117,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	default:
 		// Another request's, as of a RoundTripper below that follows
 		// redirects itself: kept, without the signature, nor the hops
-		// before it, whose requests were signed.
-		r := resp.Request.Clone(resp.Request.Context())
+		// before it, whose requests were signed; marked, as net/http
+		// builds the next hop from its own request, not this one.
+		r := resp.Request.Clone(context.WithValue(resp.Request.Context(), belowHop{}, true))
 		for k := range r.Header {
 			if isSignatureField(k) {
 				delete(r.Header, k)
@@ -131,31 +136,44 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // net/http does for a Location of the form "//host/path" when the Host
 // was set, or as a CheckRedirect that copies the Host would: signed for
 // that Host, it would hand another server a signature it can replay to
-// the first site. A hop whose Host names the host its Location named is
+// the first site. A hop whose Host names the host its Location named, or
+// the Host of the request before it for a Location naming no host, is
 // the caller's (a crawler pinning each site's address, in its
 // CheckRedirect too), as [Signer.Sign] says. A hop whose request before
-// it is unknown is refused when its Host names another server than its
-// URL; one whose Host spells its URL's host otherwise (case, a final
-// dot, the default port, an IPv6 form), as robotstxt's Transport sends
-// it, is not.
+// it is unknown (or a hop a RoundTripper below followed, which net/http
+// did not build it from) is refused when its Host names another server
+// than its URL; one whose Host spells its URL's host otherwise (case, a
+// final dot, the default port, an IPv6 form), as robotstxt's Transport
+// sends it, is not.
 func keptHost(req *http.Request) error {
 	if req.Response == nil || req.Host == "" || req.URL == nil || sameServer(req.Host, req.URL) {
 		return nil
 	}
-	if r := req.Response.Request; r != nil && r.URL != nil {
-		// The hosts compared as written (a relative Location keeps it),
-		// else as the dial reads them: strings.EqualFold folds ß with ẞ,
-		// which IDNA maps to "ss", another name.
-		if r.URL.Scheme == req.URL.Scheme && (r.URL.Host == req.URL.Host || sameServer(r.URL.Host, req.URL)) {
-			return nil
-		}
-		if loc, err := url.Parse(req.Response.Header.Get("Location")); err == nil && loc.Host != "" &&
-			(loc.Scheme == "" || loc.Scheme == req.URL.Scheme) && sameServer(req.Host, &url.URL{Scheme: req.URL.Scheme, Host: loc.Host}) {
-			return nil // the server the Location named, dialled at an address the caller chose
+	if r := req.Response.Request; r != nil && r.URL != nil && r.Context().Value(belowHop{}) == nil {
+		host := target.Authority(req.URL.Scheme, req.Host)
+		loc, err := url.Parse(req.Response.Header.Get("Location"))
+		before := target.Authority(r.URL.Scheme, cmp.Or(r.Host, r.URL.Host)) // the site asked for before
+		switch {
+		case host == "":
+		case host == before && r.URL.Scheme == req.URL.Scheme && (r.URL.Host == req.URL.Host || sameServer(r.URL.Host, req.URL)):
+			// The hosts compared as written (a relative Location keeps
+			// it), else as the dial reads them: strings.EqualFold folds
+			// ß with ẞ, which IDNA maps to "ss", another name.
+			return nil // kept, on a hop to the server it was sent to
+		case err != nil:
+		case loc.Host == "" && loc.Scheme == "" && host == before:
+			return nil // kept, at an address the caller chose
+		case loc.Host != "" && (loc.Scheme == "" || loc.Scheme == req.URL.Scheme) && host == target.Authority(req.URL.Scheme, loc.Host):
+			return nil // the site the Location named, at an address the caller chose
 		}
 	}
-	return fmt.Errorf("botauth: a redirect to %s keeps the Host %q, which names neither its server nor its Location's: not signed", req.URL.Redacted(), req.Host)
+	return fmt.Errorf("botauth: a redirect to %s keeps the Host %q, which names neither its server nor the site its Location named: not signed",
+		req.URL.Redacted(), req.Host)
 }
+
+// belowHop marks the context of a response's Request that a RoundTripper
+// below followed a redirect to (see keptHost).
+type belowHop struct{}
 
 // hostAsDialled refuses a request whose Host is the name it dials sent
 // unmapped: net/http dials a name with the UTS #46 mapping (ｂ.test is

@@ -599,10 +599,12 @@ func TestKeptHostSchemeChange(t *testing.T) {
 
 // TestKeptHostPinnedByCheckRedirect: a crawler that pins each site's
 // address sets the Host of a redirect's hop in its CheckRedirect to the
-// host the Location named: signed, as the first request is (botauth83:
+// host the Location named, or keeps the one asked for before for a
+// Location naming no host: signed, as the first request is (botauth83:
 // every such hop that left the address was refused, an upgrade to https
-// too). A Host the Location did not name, kept by net/http or copied by
-// a CheckRedirect, still is refused on a hop to another server.
+// too; review137: a relative one re-pinned). A Host the Location did not
+// name, kept by net/http or copied by a CheckRedirect, still is refused
+// on a hop to another server.
 func TestKeptHostPinnedByCheckRedirect(t *testing.T) {
 	prev, _ := http.NewRequest(http.MethodGet, "http://10.0.0.1/start", nil)
 	prev.Host = "a.test"
@@ -620,6 +622,10 @@ func TestKeptHostPinnedByCheckRedirect(t *testing.T) {
 		{"https://b.test/page", "http://10.0.0.2/page", "b.test", true},
 		{"http://b.test/page", "http://10.0.0.2/page", "b.test:8080", true},
 		{"", "http://10.0.0.2/page", "b.test", true},
+		{"/next", "http://10.0.0.4/next", "a.test", false},
+		{"?page=2", "http://10.0.0.4/start?page=2", "A.TEST.", false},
+		{"/next", "http://10.0.0.4/next", "b.test", true},
+		{"/next", "https://10.0.0.4/next", "a.test", true},
 	} {
 		hop, _ := http.NewRequest(http.MethodGet, tc.hop, nil)
 		hop.Host = tc.host
@@ -629,6 +635,63 @@ func TestKeptHostPinnedByCheckRedirect(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportAfterAHopBelow: a RoundTripper below that follows a
+// redirect itself (NewTransport's doc provides for one) returned its
+// last hop, evil.test/a, as the response's Request; evil.test's
+// Location "//evil.test/x" then made net/http send a hop there keeping
+// the Host victim.test of its own request, a pinned address of
+// victim.test's. keptHost took the hop below for the request before it,
+// saw the same server, and signed it: evil.test got a signature that
+// verifies for victim.test (review137). The hop is not signed.
+func TestTransportAfterAHopBelow(t *testing.T) {
+	var mu sync.Mutex
+	var signed []string
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Signature-Input") != "" {
+			mu.Lock()
+			signed = append(signed, r.Host+r.URL.Path)
+			mu.Unlock()
+		}
+		if r.URL.Path == "/a" {
+			http.Redirect(w, r, "//evil.test/x", http.StatusFound)
+		}
+	}))
+	defer evil.Close()
+	victim := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://evil.test/a", http.StatusFound)
+	}))
+	defer victim.Close()
+	next := namedTransport(map[string]string{"10.0.0.2:80": victim.Listener.Addr().String(), "evil.test:80": evil.Listener.Addr().String()})
+	defer next.CloseIdleConnections()
+	below := &http.Client{Transport: next, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		for k := range req.Header {
+			if isSignatureField(k) {
+				delete(req.Header, k)
+			}
+		}
+		if len(via) > 1 {
+			return http.ErrUseLastResponse // one hop of its own
+		}
+		return nil
+	}}
+	hc := &http.Client{Transport: NewTransport(roundTripperFunc(below.Do), newTestSigner(t)), Timeout: 10 * time.Second}
+	req, _ := http.NewRequest(http.MethodGet, "http://10.0.0.2/go", nil)
+	req.Host = "victim.test"
+	if resp, err := hc.Do(req); err == nil {
+		resp.Body.Close()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(signed) > 0 {
+		t.Errorf("evil.test got requests signed for victim.test: %q", signed)
+	}
+}
+
+// roundTripperFunc is a RoundTripper of a function.
+type roundTripperFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestTransportMappedHostNotSigned: a page at http://ｂ.test/ (full-width
 // b) is dialled as b.test, the name UTS #46 maps it to, but net/http
