@@ -1,11 +1,13 @@
 package robotstxt
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +25,10 @@ import (
 // end or closed. Waiters are served in no particular order.
 // [WithPacer] names the Pacers there are.
 type Pacer interface {
+	// The authority a Transport gives is the key of a site's pace: the
+	// http one, without "www.", of a site's http, https and www. twin
+	// (http://a.test:80 for https://www.a.test:443 too).
+	//
 	// Take takes the turn to send a request to authority when one may be
 	// sent now: no other request to authority is in flight (when
 	// interval > 0), interval has passed since the previous one ended,
@@ -75,9 +81,24 @@ const pacerUnit = time.Millisecond
 
 // A turn is what a Transport took from its Pacer, to give back with Done.
 type turn struct {
-	authority string
+	authority string // the request's: its Pacer's key is paceKey's
 	interval  time.Duration
 	id        uint64
+}
+
+// paceKey returns the key authority is paced under, by its Pacer and its
+// retryQueue: one for a site's http and https and its www. twin (see
+// sameSite), which most sites serve from the same servers, so that an
+// http link redirected to https, or a Retry-After one of them sends,
+// paces them all. It is the authority of the site's http without
+// "www.", as authority spells the rest.
+func paceKey(authority string) string {
+	scheme, rest, ok := strings.Cut(authority, "://")
+	if !ok || !strings.Contains(rest, ":") || scheme == "http" && !strings.HasPrefix(rest, "www.") {
+		return authority // the key already, or no authority Split gives
+	}
+	s := siteOf(authority)
+	return "http://" + s[0] + ":" + cmp.Or(s[1], "80")
 }
 
 const (
@@ -403,7 +424,8 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 		return turn{}, turnFree, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
 	}
 	interval = max(interval, 0)
-	id, wait, err := t.cfg.pacer.Take(ctx, authority, interval)
+	key := paceKey(authority)
+	id, wait, err := t.cfg.pacer.Take(ctx, key, interval)
 	if err != nil || wait <= 0 {
 		return turn{authority, interval, id}, turnFree, err
 	}
@@ -450,7 +472,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 				return turn{}, w, t.paced(ctx, pe, authority, interval, now.Add(max(interval, minRetry)))
 			}
 		}
-		id, wait, err = t.cfg.pacer.Take(ctx, authority, interval)
+		id, wait, err = t.cfg.pacer.Take(ctx, key, interval)
 		if err != nil || wait <= 0 {
 			return turn{authority, interval, id}, w, err
 		}
@@ -481,7 +503,7 @@ func (t *Transport) done(ctx context.Context, tu turn, hold time.Duration) {
 	if tu.authority == "" {
 		return // none taken
 	}
-	_ = t.cfg.pacer.Done(ctx, tu.authority, tu.id, tu.interval, hold)
+	_ = t.cfg.pacer.Done(ctx, paceKey(tu.authority), tu.id, tu.interval, hold)
 }
 
 // giveBack ends tu, a turn in which nothing was sent, as if it had not
@@ -493,7 +515,7 @@ func (t *Transport) giveBack(ctx context.Context, tu turn) (next time.Time) {
 		return time.Time{} // none taken
 	}
 	if p, ok := t.cfg.pacer.(*memPacer); ok && tu.id != 0 {
-		p.void(tu.authority, tu.id)
+		p.void(paceKey(tu.authority), tu.id)
 		return time.Time{}
 	}
 	t.done(ctx, tu, 0)
@@ -519,12 +541,12 @@ func (t *Transport) giveBackBoth(ctx context.Context, a, b turn) {
 // is not sent while the Pacer fails.
 func (t *Transport) heldSince(ctx context.Context, tu turn) bool {
 	if p, ok := t.cfg.pacer.(*memPacer); ok {
-		return p.heldNow(tu.authority)
+		return p.heldNow(paceKey(tu.authority))
 	}
 	if tu.id == 0 {
 		return false
 	}
-	id, wait, err := t.cfg.pacer.Take(ctx, tu.authority, tu.interval)
+	id, wait, err := t.cfg.pacer.Take(ctx, paceKey(tu.authority), tu.interval)
 	if id != 0 {
 		t.giveBack(ctx, turn{tu.authority, tu.interval, id}) // not asked for: a Pacer that gives a turn twice
 	}
@@ -565,10 +587,10 @@ type queued struct {
 	keep time.Time
 }
 
-// get returns the state of authority, first sweeping the map if it has
-// none, lest a new authority grow it for ever.
-func (q *retryQueue) get(authority string, now time.Time) queued {
-	e, ok := q.m[authority]
+// get returns the state of the authorities paced as key (see paceKey),
+// first sweeping the map if it has none, lest a new key grow it for ever.
+func (q *retryQueue) get(key string, now time.Time) queued {
+	e, ok := q.m[key]
 	if !ok {
 		sweepMap(&q.m, &q.sweepAt, func(e queued) bool { return now.Before(e.next) || now.Before(e.keep) })
 	}
@@ -578,15 +600,16 @@ func (q *retryQueue) get(authority string, now time.Time) queued {
 // retryAt returns the turn to tell a request refused at authority for a
 // turn at interval that, as far as the Pacer can tell, may come at at.
 func (q *retryQueue) retryAt(authority string, interval time.Duration, at time.Time) time.Time {
+	key := paceKey(authority)
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	e := q.get(authority, time.Now())
+	e := q.get(key, time.Now())
 	if at.Before(e.next) {
 		at = e.next
 	}
 	turn := interval + e.took
 	e.next = at.Add(turn + turn/spreadSlack)
-	q.m[authority] = e
+	q.m[key] = e
 	return at
 }
 
@@ -597,12 +620,13 @@ func (q *retryQueue) sending(authority string, interval time.Duration) {
 	if interval <= 0 {
 		return // no turns are told there, but while a hold lasts
 	}
+	key := paceKey(authority)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	now := time.Now()
-	e := q.get(authority, now)
+	e := q.get(key, now)
 	e.keep = now.Add(max(interval, pacing.TurnTimeout))
-	q.m[authority] = e
+	q.m[key] = e
 }
 
 // ran records how long a request sent to authority for a turn at
@@ -614,10 +638,11 @@ func (q *retryQueue) sending(authority string, interval time.Duration) {
 // for pages (a site whose links redirect met 1.9 PacedErrors a page in
 // the README's loop, 0.96 so).
 func (q *retryQueue) ran(authority string, interval, hold, took time.Duration, hop bool) {
+	key := paceKey(authority)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	now := time.Now()
-	e := q.get(authority, now)
+	e := q.get(key, now)
 	if end := now.Add(max(interval, hold)); e.next.Before(end) {
 		e.next = end
 	}
@@ -629,5 +654,5 @@ func (q *retryQueue) ran(authority string, interval, hold, took time.Duration, h
 		took = min(took+interval+e.took, 10*(interval+pacing.TurnTimeout))
 	}
 	e.took, e.keep = took, now.Add(pacing.TurnTimeout)
-	q.m[authority] = e
+	q.m[key] = e
 }

@@ -96,11 +96,16 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // the URL's, and both the one dialled and the one its Host header names
 // for a name net/http sends unmapped, in the URL or in a Request.Host
 // naming the URL's host, or a Host naming the URL's host at another
-// port), however it is spelled and whatever address it is sent to. A
-// redirect an http.Client sends to another server with the Host of the
-// request before it kept (a Location "//other.test/x"; a Host a
-// CheckRedirect sets is the caller's) takes the turns of both that Host's
-// site and the server's, and a 429 or 503 holds both.
+// port), however it is spelled and whatever address it is sent to, its
+// http and https and its www. twin paced as one site (most sites serve
+// them from the same servers: an http link redirected to https waits for
+// the turn after the redirect's, and a Retry-After one sends holds them
+// all; where their robots.txt files give two Crawl-delays, the longer
+// paces both while either's lasts, see [Pacer]). A redirect an
+// http.Client sends to another server with the Host of the request before
+// it kept (a Location "//other.test/x"; a Host a CheckRedirect sets is
+// the caller's) takes the turns of both that Host's site and the
+// server's, and a 429 or 503 holds both.
 // Requests to one site reach it at least the Crawl-delay robots.txt
 // gives the Client's product tokens apart (else
 // [WithDefaultInterval]; for a Host of its own, the longer of the two
@@ -286,7 +291,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch {
 	case namesAnother(req, served.Authority) && hostName(served.Authority) != hostName(dialed.Authority) && !mapsTo(req, dialed.Authority) && !kept:
 		authority = served.Authority
-	case served.Authority != dialed.Authority:
+	case served.Authority != dialed.Authority && paceKey(served.Authority) != paceKey(dialed.Authority): // not one site's twins
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
 	}
 	interval := max(t.interval(served), t.interval(dialed))
@@ -981,16 +986,16 @@ func (t *Transport) bounded(iv time.Duration) time.Duration {
 }
 
 // redirectedWithin reports whether req is a redirect an http.Client
-// follows from a request to the site paced as authority, as req is: one
-// whose URL or Host header (which an http.Client keeps on a redirect
-// that names no scheme) named it.
+// follows from a request to the site paced as authority, as req is (see
+// paceKey): one whose URL or Host header (which an http.Client keeps on
+// a redirect that names no scheme) named it.
 func redirectedWithin(req *http.Request, authority string) bool {
 	if req.Response == nil || req.Response.Request == nil || req.Response.Request.URL == nil {
 		return false
 	}
-	from := req.Response.Request
+	from, key := req.Response.Request, paceKey(authority)
 	for _, host := range [...]string{from.URL.Host, from.Host} {
-		if host != "" && target.Authority(from.URL.Scheme, host) == authority {
+		if a := target.Authority(from.URL.Scheme, host); host != "" && a != "" && paceKey(a) == key {
 			return true
 		}
 	}

@@ -3688,3 +3688,62 @@ func laterPageUnreserved(t *testing.T, hc *http.Client, tr *Transport) {
 		t.Errorf("a later page of a.test:8080, nothing in flight, still train-ai=n: %+v", rc.Signals)
 	}
 }
+
+// TestTransportTwinsShareAPace: a site's http and https, and its www.
+// twin, which most sites serve from the same servers, are paced and held
+// as one site (pace83): an http link the site redirects to https reached
+// it twice within the interval, milliseconds apart, and a Retry-After
+// sent by its https held none of the others.
+func TestTransportTwinsShareAPace(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var mu sync.Mutex
+	var arrived []time.Time
+	for _, host := range []string{"a.test", "www.a.test"} {
+		w.on(host+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		w.on(host+"/page", func(rw http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			arrived = append(arrived, time.Now())
+			mu.Unlock()
+			if r.TLS == nil && r.Host == "a.test" {
+				http.Redirect(rw, r, "https://a.test/page", http.StatusMovedPermanently)
+			}
+		})
+	}
+	w.on("a.test/busy", serve(http.StatusServiceUnavailable, "", "Retry-After", "60"))
+	const interval = 300 * time.Millisecond
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithDefaultInterval(interval), WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	get := func(u string) error {
+		resp, err := hc.Get(u)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		return err
+	}
+	if err := get("http://a.test/page"); err != nil {
+		t.Fatalf("the http link, redirected to https: %v", err)
+	}
+	mu.Lock()
+	if len(arrived) != 2 {
+		t.Fatalf("%d requests for the page; want 2", len(arrived))
+	}
+	if gap := arrived[1].Sub(arrived[0]); gap < interval*3/4 {
+		t.Errorf("https://a.test/page came %v after http://a.test/page redirected there; want the interval, %v", gap, interval)
+	}
+	mu.Unlock()
+	time.Sleep(interval + 50*time.Millisecond)
+	if err := get("https://a.test/busy"); err != nil {
+		t.Fatalf("https://a.test/busy: %v", err)
+	}
+	for _, u := range []string{"http://a.test/page", "http://www.a.test/page", "https://www.a.test/page"} {
+		if err := get(u); !errors.Is(err, ErrPaced) {
+			t.Errorf("%s while https://a.test holds the site (Retry-After: 60): %v; want ErrPaced", u, err)
+		}
+	}
+	if n := w.count("http://a.test/page") + w.count("http://www.a.test/page") + w.count("https://www.a.test/page"); n != 1 {
+		t.Errorf("the site got %d requests at its other spellings; want 1 (the first, before the hold)", n)
+	}
+}
