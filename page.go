@@ -180,33 +180,34 @@ const maxLicenses = 16
 //     pass it, its Header updated with the 304's fields and its Request
 //     the 304's, with the body kept.
 //
-// Headers and META tags are read as [Transport.PageDirectives] reads them.
-// robots.txt and tdmrep.json are those of the site the request's Host
-// names, and URL the page's at that site. When the Transport sent it to
-// another in both sites' turns (a Host naming the URL's host at another
-// port, or kept by an http.Client across a redirect to another server: it
-// checked it against both sites' robots.txt), which site's page the server
-// sent is the server's choice: the refusals of the robots.txt of the site
-// it was sent to count too, failing closed (its yes does not), listed as
-// the first site's are, their Where prefixed with its authority
+// Headers and META tags are read as [Transport.PageDirectives] reads
+// them. robots.txt and tdmrep.json are those of the site the request's
+// Host names, and URL the page's at that site. When the Transport sent it
+// to another (a Host naming the URL's host at another port, or kept by an
+// http.Client across a redirect to another server, its www. twin's too:
+// it checked it against both sites' robots.txt), which site's page the
+// server sent is the server's choice: the refusals of the robots.txt of
+// the site it was sent to count too, failing closed (its yes does not),
+// listed as the first site's are, their Where prefixed with its authority
 // ("http://b.test:80 line 2"); its tdmrep.json is not read. A Host naming
 // another host on the port dialled names the page's site, reached by a
 // pinned address; its site alone is read. Each robots.txt is the copy the
 // Transport checked the request against before sending it, parsed again,
-// whether it has since expired, changed or left the cache: none is fetched
-// for the receipt. For a response the Transport did not send (a request of
-// [SkipRobots], one built by hand, even in the context of a response it did
-// send; but not the very *http.Request of one it sent, sent again, which
-// the receipt cannot tell from it), resp.Request is checked now as the
-// Transport checks a request (but that a Host kept across servers, or
-// naming the URL's host in another form of an internationalised name, is
-// not told: it reads as the Host's site alone), and tdmrep.json is read now
-// for every response; a fetch of either waits as long as one fetch may
-// take, even once the request's context has ended. It fails closed: when
-// either file cannot be consulted (unreachable with no usable copy, an
-// allow-all that [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave in
-// its place, or a [WithStatusPolicy] for a status other than a 4xx but 429
-// or a redirect, a closed Client, no resp.Request), train-ai is n, with a
+// whether it has since expired, changed or left the cache: none is
+// fetched for the receipt. For a response the Transport did not send (a
+// request of [SkipRobots], one built by hand, even in the context of a
+// response it did send; but not the very *http.Request of one it sent,
+// sent again, which the receipt cannot tell from it), resp.Request is
+// checked now as the Transport checks a request (but that a Host kept
+// across servers, or naming the URL's host in another form of an
+// internationalised name, is not told: it reads as the Host's site
+// alone), and tdmrep.json is read now for every response; a fetch of
+// either waits as long as one fetch may take, even once the request's
+// context has ended. It fails closed: when either file cannot be
+// consulted (unreachable with no usable copy, an allow-all that
+// [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave in its place,
+// or a [WithStatusPolicy] for a status other than a 4xx but 429 or a
+// redirect, a closed Client, no resp.Request), train-ai is n, with a
 // Signal whose Where is "unreachable" and whose Value is the error. For a
 // URL robots.txt disallows, robots.txt states nothing, and
 // [RobotsEvidence].Disallowed says so. A nil resp gives a Receipt of

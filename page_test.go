@@ -1965,9 +1965,9 @@ func TestReceiptCountsTheServerSentTo(t *testing.T) {
 		switch r.URL.Path {
 		case "/robots.txt":
 			_, _ = w.Write([]byte("User-agent: *\nAllow: /\n"))
-		case "/page":
+		case "/page", "/twin":
 			// a protocol-relative redirect, as many sites send to their www twin
-			w.Header().Set("Location", "//b.test/page")
+			w.Header().Set("Location", map[string]string{"/page": "//b.test/page", "/twin": "//www.a.test/page"}[r.URL.Path])
 			w.WriteHeader(http.StatusMovedPermanently)
 		default:
 			http.NotFound(w, r)
@@ -1994,6 +1994,9 @@ func TestReceiptCountsTheServerSentTo(t *testing.T) {
 		// "a.test" the caller set (golang.org/issue/22233); the
 		// Transport sends it to b.test's server in both sites' turns.
 		{"redirect keeps the Host", "http://front.test/page", "a.test", "b.test:80"},
+		// The same to the Host's own www. twin, paced as one site with
+		// it: two sites' robots.txt all the same.
+		{"redirect to the www. twin keeps the Host", "http://front.test/twin", "a.test", "www.a.test:80"},
 		// A Host naming the URL's host at another port.
 		{"Host at another port", "http://a.test:8080/page", "a.test", "a.test:8080"},
 	} {

@@ -287,12 +287,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// the turn the other waits for. So does a Host an http.Client kept
 	// on a redirect to another server (see hostKeptAcross).
 	authority, also := dialed.Authority, ""
-	kept := hostKeptAcross(req)
+	kept, sentToBoth := hostKeptAcross(req), false
 	switch {
 	case namesAnother(req, served.Authority) && hostName(served.Authority) != hostName(dialed.Authority) && !mapsTo(req, dialed.Authority) && !kept:
 		authority = served.Authority
-	case served.Authority != dialed.Authority && paceKey(served.Authority) != paceKey(dialed.Authority): // not one site's twins
-		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
+	case served.Authority != dialed.Authority:
+		sentToBoth = true                                           // what Receipt and Usage read
+		if paceKey(served.Authority) != paceKey(dialed.Authority) { // one site's twins take one turn
+			authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
+		}
 	}
 	interval := max(t.interval(served), t.interval(dialed))
 	// A redirect an http.Client follows within the site waits for its
@@ -400,7 +403,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	asked, out := req.URL, withHost(req.URL, sentHost(dialed.Authority))
 	under := sentUnder{t: t, d: served, req: sentOf(req), body: &readBody{}, sending: new(atomic.Bool),
 		answered: new(atomic.Pointer[http.Request]), twin: f.twin}
-	if also != "" {
+	if sentToBoth {
 		d := dialed // a copy: taking dialed's address moved it to the heap for every request
 		under.dialed = &d
 	}

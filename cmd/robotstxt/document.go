@@ -42,7 +42,7 @@ type document struct {
 	// in a compressed stream).
 	whole parser.Body
 	// over says that whole was cut at maxInput; partial that whole is
-	// body because the rest did not decode.
+	// body because the rest did not decode, or did not arrive (see cut).
 	over, partial bool
 	// live, for a robots.txt fetched over HTTP, is the Client's decision
 	// for the URL it was fetched for, which describes the robots.txt,
@@ -193,12 +193,20 @@ func (d *document) size() string {
 	case d.over:
 		return fmt.Sprintf("over %d MiB", maxInput>>20)
 	case d.partial:
-		return fmt.Sprintf("over %s (the rest does not decode)", kib(crawlerLimit))
+		return fmt.Sprintf("over %s (the rest %s)", kib(crawlerLimit), d.lostRest())
 	}
 	if cs := d.whole.Charset; cs != "utf-8" && cs != "" {
 		return fmt.Sprintf("over %s as %s (%s as UTF-8)", kib(crawlerLimit), strings.ToUpper(cs), kib(len(d.whole.Text)))
 	}
 	return kib(len(d.whole.Text))
+}
+
+// lostRest says why the rest of a partial document was not read.
+func (d *document) lostRest() string {
+	if d.cut != nil {
+		return "did not arrive"
+	}
+	return "does not decode"
 }
 
 // kib formats a size in KiB.

@@ -206,7 +206,7 @@ func (x *explainer) source() string {
 	case x.full && !d.partial:
 		s += ", read whole (-full), past the 500 KiB crawlers read"
 	case d.partial:
-		s += fmt.Sprintf(", cut at the %s crawlers read (the rest does not decode)", kib(crawlerLimit))
+		s += fmt.Sprintf(", cut at the %s crawlers read (the rest %s)", kib(crawlerLimit), d.lostRest())
 	default:
 		s += fmt.Sprintf(", cut at the %s crawlers read", kib(crawlerLimit))
 	}

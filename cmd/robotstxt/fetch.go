@@ -551,7 +551,13 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 			if derr := doc.decode(raw, header); derr != nil {
 				return d, nil, derr
 			}
-			doc.cut = cut
+			if doc.cut = cut; cut != nil && doc.body.Truncated {
+				// Past what the Client read, the rest did not arrive:
+				// read, as a rest that does not decode, only that part,
+				// with -full too (a Client reading on would find the
+				// file cut, and unreachable).
+				doc.whole, doc.over, doc.partial = doc.body, false, true
+			}
 		}
 		if old, ok := f.docs.Peek(d.Authority); ok {
 			f.held -= old.footprint()

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1010,5 +1011,40 @@ func TestFetcherStandInReadsTheCopy(t *testing.T) {
 	if !d.Stale || d.Allowed || doc != nil || err == nil || !strings.Contains(err.Error(), "no longer holds") {
 		t.Errorf("met again, its copy let go: stale %v, allowed %v, %v, a robots.txt read %v; want the copy standing in, refused",
 			d.Stale, d.Allowed, err, doc != nil)
+	}
+}
+
+// TestFetchCutPastTheLimitIsNotWhole: a robots.txt over the 500 KiB
+// crawlers read whose connection is cut past them, in the middle of its
+// last line ("Allow: /private-docs/" cut to "Allow: /p"). The Client
+// reads its 500 KiB (Disallow: /); test -full and explain -full read
+// what arrived as the whole file, the cut line a rule allowing
+// /private/x, and lint quoted it as one (cli83): a Client reading past
+// 500 KiB finds the file cut and defers. The rest that did not arrive is
+// read as one that does not decode: only the part crawlers read.
+func TestFetchCutPastTheLimitIsNotWhole(t *testing.T) {
+	const last = "Allow: /p" // of "Allow: /private-docs/\n"
+	body := "User-agent: *\nDisallow: /\n" + strings.Repeat("# "+strings.Repeat("x", 97)+"\n", 6000) + last
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			return
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)+len("rivate-docs/\n")))
+		_, _ = w.Write([]byte(body))
+		panic(http.ErrAbortHandler) // the connection cut
+	}))
+	t.Cleanup(s.Close)
+	for _, args := range [][]string{
+		{"test", "-full", "-file", s.URL + "/robots.txt", "/private/x"},
+		{"explain", "-full", s.URL + "/private/x"},
+		{"explain", s.URL + "/private/x"},
+	} {
+		r := runCmd(t, "", args...)
+		if r.code != exitDisallowed || !strings.Contains(r.stdout, "DISALLOW") || strings.Contains(r.stdout, "say ALLOW") || strings.Contains(r.stdout, last+"\n") {
+			t.Errorf("%v: exit %d\n%s%s\nwant DISALLOW, by the 500 KiB crawlers read", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	if r := runCmd(t, "", "lint", s.URL+"/robots.txt"); strings.Contains(r.stdout, last+"\n") || !strings.Contains(r.stdout+r.stderr, "did not arrive") {
+		t.Errorf("lint: exit %d\n%s%s\nwant the cut line not read as the file's, and the rest said missing", r.code, r.stdout, r.stderr)
 	}
 }
