@@ -60,7 +60,8 @@ import (
 // site chose to 512 bytes (a signal's Value to 256), marked with "…".
 type Receipt struct {
 	// URL is the page's URL, as the request reached the server, without
-	// userinfo, whole (the Transport sends no path and query past 8 KiB);
+	// userinfo, whole (the Transport sends no path and query past 8 KiB;
+	// a host past 2 KiB is cut, marked with "…");
 	// "" for a request URL the Transport would not send (see
 	// [ErrBadURL]), which names no page for sure.
 	URL string `json:"url"`
@@ -125,6 +126,11 @@ type RobotsEvidence struct {
 	Disallowed bool `json:"disallowed,omitempty"`
 }
 
+// maxReceiptURL bounds Receipt.URL: past the path and query the
+// Transport sends (target.MaxPath), a host of 2 KiB, far past a name DNS
+// resolves (253 bytes), which only a dialer of the caller's answers.
+const maxReceiptURL = target.MaxPath + 2<<10
+
 // maxLicenses bounds Receipt.Licenses: RSL files name one or two.
 const maxLicenses = 16
 
@@ -177,8 +183,8 @@ const maxLicenses = 16
 //     whose header fields are not the page's: they update those of the
 //     response it validates (RFC 9111 §4.3.4), which a server sends few
 //     of again. The receipt of a revalidated page is that response's:
-//     pass it, its Header updated with the 304's fields and its Request
-//     the 304's, with the body kept.
+//     pass it (with its own Request), its Header updated with the 304's
+//     fields, and the body kept.
 //
 // Headers and META tags are read as [Transport.PageDirectives] reads
 // them. robots.txt and tdmrep.json are those of the site the request's
@@ -471,7 +477,8 @@ func at(at, sep, what string) string {
 // of, when rc is not nil and the URL is allowed (else its t is nil).
 func (t *Transport) servedRobots(rd *reading, req *http.Request, rc *Receipt) (_ robotsFile) {
 	if rc != nil {
-		rc.URL, _ = servedURL(req) // whole, as target.MaxPath bounds it: it names the page
+		served, _ := servedURL(req)
+		rc.URL = quote.Cut(served, maxReceiptURL)
 	}
 	d, err := t.sentDecision(req)
 	var dis *DisallowedError

@@ -4368,8 +4368,8 @@ func TestReceiptKeptHostPageDoesNotWaitForItsTurn(t *testing.T) {
 // page's (consent83): train-ai=y, and noindex dropped, as for a stored
 // HTML page with a byte-order mark whose robots META says noai, sniffed
 // as text under the 304's missing Content-Type. They fail closed now;
-// the stored response, its header updated with the 304's and its
-// Request the 304's, reads as the page.
+// the stored response, its header updated with the 304's, reads as the
+// page.
 func TestReceiptOfA304IsNotThePages(t *testing.T) {
 	for _, tc := range []struct {
 		name, page string
@@ -4416,7 +4416,6 @@ func TestReceiptOfA304IsNotThePages(t *testing.T) {
 			validated := *first
 			validated.Header = first.Header.Clone()
 			maps.Copy(validated.Header, again.Header)
-			validated.Request = again.Request
 			rc = tr.Receipt(&validated, stored)
 			if rc.Usage.Pref("train-ai") != PrefNo || slices.ContainsFunc(rc.Signals, func(s Signal) bool { return s.Where == "unreadable" }) ||
 				!tr.PageDirectives(&validated, stored).NoIndex {
@@ -4447,5 +4446,14 @@ func TestReceiptNamesALongURLWhole(t *testing.T) {
 		if rc := tr.Receipt(resp, body); rc.URL != u {
 			t.Errorf("the receipt of a page of %d bytes names a URL of %d bytes ending %q", len(u), len(rc.URL), rc.URL[max(0, len(rc.URL)-8):])
 		}
+	}
+	// A host no DNS name is as long as, which only the caller's dialer
+	// answers, is cut (review138): the URL stays within its bound.
+	long := strings.Repeat(strings.Repeat("h", 60)+".", 100) + "test"
+	w.on(long+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on(long+"/search", serve(200, ""))
+	resp, body := fetchPage(t, hc, "http://"+long+"/search?q="+strings.Repeat("x", 7000))
+	if rc := tr.Receipt(resp, body); len(rc.URL) > maxReceiptURL+len("…") || !strings.HasSuffix(rc.URL, "…") {
+		t.Errorf("the receipt of a page at a host of %d bytes names a URL of %d bytes", len(long), len(rc.URL))
 	}
 }
