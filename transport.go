@@ -526,9 +526,14 @@ func (l *twinLease) live() bool {
 	return l != nil && !l.ended.Load() && time.Now().Before(l.until)
 }
 
-// holds reports whether l, if not nil, holds the turns of a and b.
+// holds reports whether l, if not nil, holds the turns of a and b (or of
+// their twins, paced under one key: see paceKey).
 func (l *twinLease) holds(a, b string) bool {
-	return l.live() && (l.sites == [2]string{a, b} || l.sites == [2]string{b, a})
+	if !l.live() {
+		return false
+	}
+	a, b, s0, s1 := paceKey(a), paceKey(b), paceKey(l.sites[0]), paceKey(l.sites[1])
+	return s0 == a && s1 == b || s0 == b && s1 == a
 }
 
 // A turnBody is the body of resp, sent in f's turns: they end once it

@@ -3747,3 +3747,36 @@ func TestTransportTwinsShareAPace(t *testing.T) {
 		t.Errorf("the site got %d requests at its other spellings; want 1 (the first, before the hold)", n)
 	}
 }
+
+// TestTwinLeaseHoldsTheTwinsOfItsSites: a page sent in the turns of
+// a.test and a.test:8080 (Host a.test:8080 at a.test) holds both while
+// its caller asks Usage before reading the body. a.test:8080's
+// tdmrep.json redirects to www.a.test, a.test's www. twin, paced under
+// a.test's key: the lease exempted only a.test spelt so, and the fetch
+// waited for the turn its own page held, then read as unreachable,
+// train-ai=n (review139).
+func TestTwinLeaseHoldsTheTwinsOfItsSites(t *testing.T) {
+	checkLeaks(t)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/robots.txt":
+			w.Header().Set("Cache-Control", "max-age=3600")
+			io.WriteString(w, "User-agent: *\nAllow: /\nCrawl-delay: 1\n")
+		case r.URL.Path == "/.well-known/tdmrep.json" && r.Host == "a.test:8080":
+			http.Redirect(w, r, "http://www.a.test/.well-known/tdmrep.json", http.StatusMovedPermanently)
+		case r.URL.Path == "/.well-known/tdmrep.json":
+			io.WriteString(w, `[{"location": "/", "tdm-reservation": 0}]`)
+		default:
+			io.WriteString(w, "page")
+		}
+	})
+	c, tr := NewClientTransport(portTwins(t, h), []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(3 * time.Second)})
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	p := twoTurns(t, hc) // both turns, the body open
+	defer p.Body.Close()
+	start := time.Now()
+	if u := tr.Usage(p); u.Pref("train-ai") == PrefNo || time.Since(start) > time.Second {
+		t.Errorf("Usage of the two-turn page, its body open: train-ai=%v after %v; want tdmrep.json's 0 read at once", u.Pref("train-ai"), time.Since(start))
+	}
+}
