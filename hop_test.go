@@ -769,7 +769,7 @@ func TestHopPacedWhenEvicted(t *testing.T) {
 	for i := range 50 {
 		w.on(fmt.Sprintf("c%d.test/robots.txt", i), serve(200, "User-agent: *\nAllow: /\n"))
 	}
-	p := &intervalPacer{at: "http://b.test:80"}
+	p := &intervalPacer{at: paceKey("http://b.test:80")}
 	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithCacheSize(1))
 	NewTransport(c, http.DefaultTransport, WithPacer(p)) // the hops' pacer
 	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
@@ -1186,10 +1186,10 @@ func TestHopPacerOfALaterTransport(t *testing.T) {
 	if _, err := c.Check(ctx, "http://b.test/"); err != nil {
 		t.Fatal(err)
 	}
-	if n := p.count("http://cdn-b.test:80"); n != 1 {
+	if n := p.count(paceKey("http://cdn-b.test:80")); n != 1 {
 		t.Errorf("the hop after the Transport took %d turns of its pacer, want 1", n)
 	}
-	if n := p.count("http://cdn-a.test:80"); n != 0 {
+	if n := p.count(paceKey("http://cdn-a.test:80")); n != 0 {
 		t.Errorf("the hop before the Transport took %d turns of its pacer, want 0", n)
 	}
 }

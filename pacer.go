@@ -1,7 +1,6 @@
 package robotstxt
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,9 +24,10 @@ import (
 // end or closed. Waiters are served in no particular order.
 // [WithPacer] names the Pacers there are.
 type Pacer interface {
-	// The authority a Transport gives is the key of a site's pace: the
-	// http one, without "www.", of a site's http, https and www. twin
-	// (http://a.test:80 for https://www.a.test:443 too).
+	// The authority a Transport gives is the key of a site's pace, one
+	// for its http, https and www. twin: its host without "www." and its
+	// port, empty for the scheme's default ("a.test:" for
+	// https://www.a.test:443 and http://a.test:80).
 	//
 	// Take takes the turn to send a request to authority when one may be
 	// sent now: no other request to authority is in flight (when
@@ -90,15 +90,24 @@ type turn struct {
 // retryQueue: one for a site's http and https and its www. twin (see
 // sameSite), which most sites serve from the same servers, so that an
 // http link redirected to https, or a Retry-After one of them sends,
-// paces them all. It is the authority of the site's http without
-// "www.", as authority spells the rest.
+// paces them all. It is the host without "www." and the port, empty for
+// the scheme's default ("a.test:" for https://www.a.test:443 and
+// http://a.test:80, "a.test:8080" for http://a.test:8080): a part of
+// authority, so that a request allocates none.
 func paceKey(authority string) string {
 	scheme, rest, ok := strings.Cut(authority, "://")
-	if !ok || !strings.Contains(rest, ":") || scheme == "http" && !strings.HasPrefix(rest, "www.") {
-		return authority // the key already, or no authority Split gives
+	i := strings.LastIndexByte(rest, ':')
+	if !ok || i < 0 {
+		return authority // no authority Split gives
 	}
-	s := siteOf(authority)
-	return "http://" + s[0] + ":" + cmp.Or(s[1], "80")
+	start := 0
+	if strings.HasPrefix(rest[:i], "www.") {
+		start = len("www.")
+	}
+	if port := rest[i+1:]; scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+		return rest[start : i+1]
+	}
+	return rest[start:]
 }
 
 const (

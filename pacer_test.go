@@ -1422,3 +1422,28 @@ func TestTransportSecondTurnHoldUnknownFailsClosed(t *testing.T) {
 			holdEnd.Sub(at).Round(time.Millisecond), err)
 	}
 }
+
+// TestPaceKey: a site's http, https and www. twin share a key, which is a
+// part of the authority, allocating nothing; another port, or another
+// host, has its own.
+func TestPaceKey(t *testing.T) {
+	for _, tc := range []struct{ authority, key string }{
+		{"http://a.test:80", "a.test:"},
+		{"https://a.test:443", "a.test:"},
+		{"https://www.a.test:443", "a.test:"},
+		{"http://www.a.test:80", "a.test:"},
+		{"http://a.test:8080", "a.test:8080"},
+		{"https://www.a.test:8080", "a.test:8080"},
+		{"http://a.test:443", "a.test:443"},
+		{"https://a.test:80", "a.test:80"},
+		{"http://[::1]:80", "[::1]:"},
+		{"http://wwwa.test:80", "wwwa.test:"},
+	} {
+		if got := paceKey(tc.authority); got != tc.key {
+			t.Errorf("paceKey(%q) = %q, want %q", tc.authority, got, tc.key)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = paceKey("https://www.a.test:443") }); n != 0 {
+		t.Errorf("paceKey allocates %v times", n)
+	}
+}

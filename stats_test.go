@@ -121,8 +121,8 @@ func TestTransportHeldBySitesPace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, _, _ := p.Take(ctx, d.Authority, 50*time.Millisecond) // another crawler's pace
-	_ = p.Done(ctx, d.Authority, id, 50*time.Millisecond, 0)
+	id, _, _ := p.Take(ctx, paceKey(d.Authority), 50*time.Millisecond) // another crawler's pace
+	_ = p.Done(ctx, paceKey(d.Authority), id, 50*time.Millisecond, 0)
 	if _, err := get(ctx, &http.Client{Transport: tr}, s.URL+"/page"); err != nil {
 		t.Fatal(err)
 	}

@@ -292,9 +292,16 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	case namesAnother(req, served.Authority) && hostName(served.Authority) != hostName(dialed.Authority) && !mapsTo(req, dialed.Authority) && !kept:
 		authority = served.Authority
 	case served.Authority != dialed.Authority:
-		sentToBoth = true                                           // what Receipt and Usage read
-		if paceKey(served.Authority) != paceKey(dialed.Authority) { // one site's twins take one turn
-			authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
+		// Receipt and Usage read both sites' robots.txt; one site's
+		// twins take one turn, two sites' theirs in the order of their
+		// keys, which every request takes two turns in: two taking them
+		// otherwise each hold the one the other waits for.
+		sentToBoth = true
+		if ks, kd := paceKey(served.Authority), paceKey(dialed.Authority); ks != kd {
+			authority, also = dialed.Authority, served.Authority
+			if ks < kd {
+				authority, also = also, authority
+			}
 		}
 	}
 	interval := max(t.interval(served), t.interval(dialed))

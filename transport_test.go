@@ -2415,7 +2415,7 @@ func checkTurnsEnded(t *testing.T, p *faultPacer) {
 // of the first twice (the Pacer doc: once a turn), nor of the second,
 // which Take never gave.
 func TestTransportPacerPanicEndsTheTurns(t *testing.T) {
-	const first, second = "http://site.test:80", "http://site.test:8080"
+	first, second := paceKey("http://site.test:80"), paceKey("http://site.test:8080") // as the Pacer is asked
 	for _, tc := range []struct {
 		name     string
 		fault    func(op, authority string, n int) (time.Duration, error, bool)
@@ -2518,7 +2518,7 @@ func TestCheckDeadline(t *testing.T) {
 // both before giving either back.
 func TestTransportAgainGiveBackPanicEndsFirstTurn(t *testing.T) {
 	checkLeaks(t)
-	const first, second = "http://site.test:80", "http://site.test:8080"
+	first, second := paceKey("http://site.test:80"), paceKey("http://site.test:8080") // as the Pacer is asked
 	p := newFaultPacer(func(op, authority string, n int) (time.Duration, error, bool) {
 		switch {
 		case op == "Take" && authority == second && n == 0:
@@ -3779,4 +3779,79 @@ func TestTwinLeaseHoldsTheTwinsOfItsSites(t *testing.T) {
 	if u := tr.Usage(p); u.Pref("train-ai") == PrefNo || time.Since(start) > time.Second {
 		t.Errorf("Usage of the two-turn page, its body open: train-ai=%v after %v; want tdmrep.json's 0 read at once", u.Pref("train-ai"), time.Since(start))
 	}
+}
+
+// orderPacer is a Pacer that holds X's Take of b.test's key back (until
+// until) while Y has not taken it: the interleaving in which each of two
+// two-turn requests holds its first turn.
+type orderPacer struct {
+	Pacer
+	until        time.Time
+	xHasA, yHasB atomic.Bool
+}
+
+// whoKey keys, in a request's context, the name orderPacer knows it by.
+type whoKey struct{}
+
+func (p *orderPacer) Take(ctx context.Context, key string, iv time.Duration) (uint64, time.Duration, error) {
+	who, _ := ctx.Value(whoKey{}).(string)
+	if who == "X" && key == paceKey("http://b.test:80") && !p.yHasB.Load() && time.Now().Before(p.until) {
+		return 0, 5 * time.Millisecond, nil
+	}
+	id, wait, err := p.Pacer.Take(ctx, key, iv)
+	switch {
+	case id != 0 && who == "X" && key == paceKey("http://a.test:80"):
+		p.xHasA.Store(true)
+	case id != 0 && who == "Y" && key == paceKey("http://b.test:80"):
+		p.yHasB.Store(true)
+	}
+	return id, wait, err
+}
+
+// TestTransportTwoTurnsInTheOrderOfTheirKeys: X is a hop that keeps the
+// Host a.test at b.test's server, Y one that keeps the Host www.a.test
+// there: each takes the turns of a.test's key and b.test's. Taken in the
+// order of their authorities (a.test, b.test, www.a.test) while the
+// Pacer keys www.a.test as a.test, X took a.test's first and Y b.test's,
+// each holding the turn the other waited for, both refused after the
+// wait (review140). They are taken in the order of their keys.
+func TestTransportTwoTurnsInTheOrderOfTheirKeys(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	for _, h := range []string{"a.test", "www.a.test", "b.test", "front.test"} {
+		w.on(h+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	}
+	w.on("b.test/x", serve(200, "x"))
+	w.on("b.test/y", serve(200, "y"))
+	p := &orderPacer{Pacer: newMemPacer(), until: time.Now().Add(time.Second)}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p), WithDefaultInterval(100*time.Millisecond))
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	keptHop := func(who, host, path string) *http.Request { // after a Location "//b.test/<path>"
+		prev, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://front.test/", nil)
+		prev.Host = host
+		hop, _ := http.NewRequestWithContext(context.WithValue(ctx, whoKey{}, who), http.MethodGet, "http://b.test/"+path, nil)
+		hop.Host = host
+		hop.Response = &http.Response{StatusCode: http.StatusMovedPermanently, Request: prev, Header: http.Header{"Location": {"//b.test/" + path}}}
+		return hop
+	}
+	var wg sync.WaitGroup
+	send := func(who, host, path string) {
+		defer wg.Done()
+		resp, err := tr.RoundTrip(keptHop(who, host, path))
+		if err != nil {
+			t.Errorf("%s (the Host %s kept at b.test): %v; want it sent", who, host, err)
+			return
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	wg.Add(2)
+	go send("X", "a.test", "x")
+	for !p.xHasA.Load() && ctx.Err() == nil {
+		time.Sleep(time.Millisecond)
+	}
+	go send("Y", "www.a.test", "y")
+	wg.Wait()
 }

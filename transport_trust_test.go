@@ -442,7 +442,7 @@ func TestTransportHoldsNoTurnPastItsLease(t *testing.T) {
 	var p *slowPacer
 	var last *Client
 	for _, wait := range []time.Duration{time.Minute, 20 * time.Second} {
-		p = &slowPacer{slow: "http://xn--ni7c.test:80", wait: wait}
+		p = &slowPacer{slow: paceKey("http://xn--ni7c.test:80"), wait: wait}
 		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p), WithMaxWait(2*time.Minute))
 		t.Cleanup(func() { _ = c.Close() })
 		last = c
@@ -453,7 +453,7 @@ func TestTransportHoldsNoTurnPastItsLease(t *testing.T) {
 			t.Errorf("a second turn %v away: %v, want ErrPaced, no deadline passed", wait, err)
 		}
 		p.mu.Lock()
-		if !slices.Equal(p.taken, []string{"http://b.test:80"}) || !slices.Equal(p.end, []string{"http://b.test:80"}) {
+		if b := paceKey("http://b.test:80"); !slices.Equal(p.taken, []string{b}) || !slices.Equal(p.end, []string{b}) {
 			t.Errorf("a second turn %v away: turns taken %q, ended %q; want b.test's, ended", wait, p.taken, p.end)
 		}
 		p.mu.Unlock()
@@ -545,7 +545,7 @@ func (p *raisePacer) endedOnce() bool {
 func TestTransportRaisedPaceTakesBothTurns(t *testing.T) {
 	checkLeaks(t)
 	w := unmappedHosts(t, "User-agent: *\nCrawl-delay: 1\n")
-	p := &raisePacer{wait: "http://b.test:80", ended: map[uint64]int{}}
+	p := &raisePacer{wait: paceKey("http://b.test:80"), ended: map[uint64]int{}}
 	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p))
 	t.Cleanup(func() { _ = c.Close() })
 	p.raise = func() {
@@ -558,7 +558,7 @@ func TestTransportRaisedPaceTakesBothTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.mu.Lock()
-	if want := []string{"http://b.test:80 1s", "http://b.test:80 2s", "http://xn--ni7c.test:80 2s"}; !slices.Equal(p.taken, want) {
+	if want := []string{"b.test: 1s", "b.test: 2s", "xn--ni7c.test: 2s"}; !slices.Equal(p.taken, want) {
 		t.Errorf("turns asked for %q, want %q", p.taken, want)
 	}
 	p.mu.Unlock()
