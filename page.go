@@ -61,7 +61,8 @@ import (
 type Receipt struct {
 	// URL is the page's URL, as the request reached the server, without
 	// userinfo, whole (the Transport sends no path and query past 8 KiB;
-	// a host past 2 KiB is cut, marked with "…");
+	// a URL past 10 KiB, which only a host no DNS name is as long makes,
+	// is cut, marked with "…");
 	// "" for a request URL the Transport would not send (see
 	// [ErrBadURL]), which names no page for sure.
 	URL string `json:"url"`
@@ -127,8 +128,9 @@ type RobotsEvidence struct {
 }
 
 // maxReceiptURL bounds Receipt.URL: past the path and query the
-// Transport sends (target.MaxPath), a host of 2 KiB, far past a name DNS
-// resolves (253 bytes), which only a dialer of the caller's answers.
+// Transport sends (target.MaxPath), 2 KiB for the scheme, host and port,
+// far past a name DNS resolves (253 bytes), which only a dialer of the
+// caller's answers.
 const maxReceiptURL = target.MaxPath + 2<<10
 
 // maxLicenses bounds Receipt.Licenses: RSL files name one or two.
@@ -183,8 +185,9 @@ const maxLicenses = 16
 //     whose header fields are not the page's: they update those of the
 //     response it validates (RFC 9111 §4.3.4), which a server sends few
 //     of again. The receipt of a revalidated page is that response's:
-//     pass it (with its own Request), its Header updated with the 304's
-//     fields, and the body kept.
+//     pass it, its Header updated with the 304's fields and its Request
+//     the 304's (checked against robots.txt as it stands now), with the
+//     body kept.
 //
 // Headers and META tags are read as [Transport.PageDirectives] reads
 // them. robots.txt and tdmrep.json are those of the site the request's
@@ -293,11 +296,7 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 		rd.state("x-robots-tag", "X-Robots-Tag", "noimageai", noTraining)
 	}
 	var tags meta.TDM
-	var read *readBody
-	if s, ok := t.sent(resp.Request); ok {
-		read = s.body
-	}
-	page, unread := pageHTML(resp, body, read)
+	page, unread := pageHTML(resp, body, t.bodyRead(resp))
 	if page.b != nil {
 		unread = t.robotsMeta(rd, page)
 		tags, _ = meta.TDMFromHTML(page.reader()) // its error is robotsMeta's
@@ -767,11 +766,7 @@ func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Direct
 	if resp == nil {
 		return d
 	}
-	var read *readBody
-	if s, ok := t.sent(resp.Request); ok {
-		read = s.body
-	}
-	page, err := pageHTML(resp, body, read)
+	page, err := pageHTML(resp, body, t.bodyRead(resp))
 	if page.b != nil {
 		var m meta.Directives
 		m, err = meta.FromHTML(page.reader(), t.c.tokens...)
@@ -1828,6 +1823,17 @@ type readBody struct {
 	io.ReadCloser
 	n   atomic.Int64
 	eof atomic.Bool
+}
+
+// bodyRead returns the record of how much of resp's body was read, when
+// the Transport sent resp.Request and wrapped its response's body; else
+// nil, which tells nothing: a 304's is no record of the page passed in
+// its place, the response it validates (see Transport.Receipt).
+func (t *Transport) bodyRead(resp *http.Response) *readBody {
+	if s, ok := t.sent(resp.Request); ok && s.body.ReadCloser != nil {
+		return s.body
+	}
+	return nil
 }
 
 // gave reports whether body is all b gave: it was read to its end, and

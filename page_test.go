@@ -4368,17 +4368,21 @@ func TestReceiptKeptHostPageDoesNotWaitForItsTurn(t *testing.T) {
 // page's (consent83): train-ai=y, and noindex dropped, as for a stored
 // HTML page with a byte-order mark whose robots META says noai, sniffed
 // as text under the 304's missing Content-Type. They fail closed now;
-// the stored response, its header updated with the 304's, reads as the
-// page.
+// the stored response, its header updated with the 304's and its Request
+// the 304's, reads as the page, of no stated length too (review138: the
+// 304's body record, which saw no body, read it as cut).
 func TestReceiptOfA304IsNotThePages(t *testing.T) {
 	for _, tc := range []struct {
 		name, page string
 		header     http.Header
+		chunked    bool // of no stated length, its head running to its end
 	}{
 		{"header", "<html><head><title>t</title></head><body>x</body></html>", http.Header{
-			"Content-Type": {"text/html"}, "X-Robots-Tag": {"noindex, noai"}, "Content-Usage": {"train-ai=n"}, "Tdm-Reservation": {"1"}}},
+			"Content-Type": {"text/html"}, "X-Robots-Tag": {"noindex, noai"}, "Content-Usage": {"train-ai=n"}, "Tdm-Reservation": {"1"}}, false},
 		{"META", "\xEF\xBB\xBF<!DOCTYPE html><html><head><meta name=\"robots\" content=\"noindex, noai\"></head><body>x</body></html>",
-			http.Header{"Content-Type": {"text/html; charset=utf-8"}}},
+			http.Header{"Content-Type": {"text/html; charset=utf-8"}}, false},
+		{"META, chunked", "<!DOCTYPE html><meta name=\"robots\" content=\"noindex, noai\">",
+			http.Header{"Content-Type": {"text/html; charset=utf-8"}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newHosts(t)
@@ -4390,6 +4394,12 @@ func TestReceiptOfA304IsNotThePages(t *testing.T) {
 					return
 				}
 				maps.Copy(rw.Header(), tc.header)
+				if tc.chunked {
+					_, _ = rw.Write([]byte(tc.page[:5]))
+					rw.(http.Flusher).Flush()
+					_, _ = rw.Write([]byte(tc.page[5:]))
+					return
+				}
 				_, _ = rw.Write([]byte(tc.page))
 			})
 			c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
@@ -4416,6 +4426,7 @@ func TestReceiptOfA304IsNotThePages(t *testing.T) {
 			validated := *first
 			validated.Header = first.Header.Clone()
 			maps.Copy(validated.Header, again.Header)
+			validated.Request = again.Request // checked against robots.txt as it stands now
 			rc = tr.Receipt(&validated, stored)
 			if rc.Usage.Pref("train-ai") != PrefNo || slices.ContainsFunc(rc.Signals, func(s Signal) bool { return s.Where == "unreadable" }) ||
 				!tr.PageDirectives(&validated, stored).NoIndex {
