@@ -489,7 +489,7 @@ func TestClusterStallOfAHopsPacer(t *testing.T) {
 	q, qc := process()
 
 	// The stalled master holds hopto.test's keys; a.test's are elsewhere.
-	to := "http://hopto.test:80"
+	to := "hopto.test:" // the key a Transport paces http://hopto.test:80 under (see robotstxt.Pacer)
 	stalled := cl.MasterOf(cl.KeySlot(p.paceKey(to)))
 	from := ""
 	for i := range 1000 {

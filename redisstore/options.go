@@ -48,14 +48,16 @@ func WithMaxValue(n int64) Option {
 // robotstxt.Store says) give their Transports one Store, on one prefix,
 // to pace through with robotstxt.WithPacer.
 //
-// Each authority has up to three keys, each expiring by itself:
+// Each authority has up to two keys, and each site one pacing key (its
+// http, https and www. twin share it: see robotstxt.Pacer), each
+// expiring by itself:
 //
 //	robotstxt:{https://example.com:443}        its robots.txt entry
 //	robotstxt:{https://example.com:443}:lease  the lease of the process fetching it
-//	robotstxt:{https://example.com:443}:pace   its pacing state (a hash)
+//	robotstxt:{example.com:}:pace              its site's pacing state (a hash)
 //
-// The braces, a Redis Cluster hash tag that puts the three in one slot,
-// are removed from the prefix. A Client with WithTDMRep also keeps each
+// The braces, a Redis Cluster hash tag that puts an entry and its lease
+// in one slot, are removed from the prefix. A Client with WithTDMRep also keeps each
 // authority's tdmrep.json, under the key of its URL and a lease of its
 // own (robotstxt:{https://example.com:443/.well-known/tdmrep.json}).
 func WithPrefix(prefix string) Option {

@@ -298,7 +298,8 @@ func (s *Store) Done(ctx context.Context, authority string, id uint64, interval,
 	return err
 }
 
-// paceKey is the Redis key of authority's pacing state, in valueKey's slot.
+// paceKey is the Redis key of the pacing state of the site a Transport
+// paces as authority (see robotstxt.Pacer), tagged as valueKey tags.
 func (s *Store) paceKey(authority string) string {
 	return s.valueKey(authority) + ":pace"
 }
