@@ -94,9 +94,15 @@ func TestFleetClusterFailover(t *testing.T) {
 	victimSlot := slotOf("failover0.test")
 	victim := cl.MasterOf(victimSlot)
 	ranges := cl.SlotRanges(victim)
-	f := &failoverRun{t: t, web: w, killRound: math.MaxInt, onTheVictim: func(host string) bool {
-		slot := slotOf(host)
+	onVictim := func(slot int) bool {
 		return slices.ContainsFunc(ranges, func(r [2]int) bool { return r[0] <= slot && slot <= r[1] })
+	}
+	f := &failoverRun{t: t, web: w, killRound: math.MaxInt, onTheVictim: func(host string) (on, off bool) {
+		// Its entry's slot, and its pacing key's: host and the empty
+		// default port, as a Transport paces http://host (see
+		// robotstxt.Pacer).
+		entry, pace := onVictim(slotOf(host)), onVictim(cl.KeySlot(defaultPrefix+"{"+host+":}:pace"))
+		return entry && pace, !entry && !pace
 	}}
 	env := []string{envHelper + "=cluster", envRedis + "=" + strings.Join(cl.Addrs(), ","),
 		envWeb + "=" + w.Addr()}
@@ -164,9 +170,9 @@ func TestFleetClusterFailover(t *testing.T) {
 type failoverRun struct {
 	t                   *testing.T
 	web                 *crawltest.Web
-	onTheVictim         func(host string) bool
-	onVictim, elsewhere []string // sites on the victim's slots and elsewhere, one of each per round
-	tried               int      // sites named so far
+	onTheVictim         func(host string) (on, off bool) // all of a site's keys on the victim's slots, or none
+	onVictim, elsewhere []string                         // sites on the victim's slots and elsewhere, one of each per round
+	tried               int                              // sites named so far
 	fleet               []*crawltest.Child
 	next                int         // the next round
 	started             []time.Time // when each round began
@@ -210,9 +216,10 @@ func (f *failoverRun) round() {
 	for len(f.onVictim) <= r || len(f.elsewhere) <= r {
 		h := crawltest.Host("failover", f.tried)
 		f.tried++
-		if f.onTheVictim(h) {
+		switch on, off := f.onTheVictim(h); {
+		case on:
 			f.onVictim = append(f.onVictim, h)
-		} else {
+		case off:
 			f.elsewhere = append(f.elsewhere, h)
 		}
 	}
