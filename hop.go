@@ -337,15 +337,6 @@ func hopTransport(c *Client, cfg transportConfig) *Transport {
 }
 
 // sameSite reports whether the authorities a and b are one site: the same
-// host but for "www.", on the same port or each scheme's default.
-func sameSite(a, b string) bool { return siteOf(a) == siteOf(b) }
-
-func siteOf(authority string) (hostPort [2]string) {
-	scheme, rest, _ := strings.Cut(authority, "://")
-	i := strings.LastIndexByte(rest, ':')
-	host, port := rest[:i], rest[i+1:]
-	if scheme == "http" && port == "80" || scheme == "https" && port == "443" {
-		port = ""
-	}
-	return [2]string{strings.TrimPrefix(host, "www."), port}
-}
+// host but for "www.", on the same port or each scheme's default, paced
+// as one (see paceKey, which holds the rule).
+func sameSite(a, b string) bool { return paceKey(a) == paceKey(b) }

@@ -87,12 +87,12 @@ type turn struct {
 }
 
 // paceKey returns the key authority is paced under, by its Pacer and its
-// retryQueue: one for a site's http and https and its www. twin (see
-// sameSite), which most sites serve from the same servers, so that an
-// http link redirected to https, or a Retry-After one of them sends,
-// paces them all. It is the host without "www." and the port, empty for
-// the scheme's default ("a.test:" for https://www.a.test:443 and
-// http://a.test:80, "a.test:8080" for http://a.test:8080): a part of
+// retryQueue: one for a site's http and https and its www. twin, which
+// sameSite reads as one site and most sites serve from the same servers,
+// so that an http link redirected to https, or a Retry-After one of them
+// sends, paces them all. It is the host without "www." and the port,
+// empty for the scheme's default ("a.test:" for https://www.a.test:443
+// and http://a.test:80, "a.test:8080" for http://a.test:8080): a part of
 // authority, so that a request allocates none.
 func paceKey(authority string) string {
 	scheme, rest, ok := strings.Cut(authority, "://")
