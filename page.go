@@ -60,7 +60,8 @@ import (
 // site chose to 512 bytes (a signal's Value to 256), marked with "…".
 type Receipt struct {
 	// URL is the page's URL, as the request reached the server, without
-	// userinfo, whole (the Transport sends no path and query past 8 KiB;
+	// userinfo, its query's bytes past ASCII escaped as its path's are
+	// ("?q=caf%E9"), whole (the Transport sends no path and query past 8 KiB;
 	// a URL past 10 KiB, which only a host no DNS name is as long makes,
 	// is cut, marked with "…");
 	// "" for a request URL the Transport would not send (see
@@ -132,6 +133,26 @@ type RobotsEvidence struct {
 // far past a name DNS resolves (253 bytes), which only a dialer of the
 // caller's answers.
 const maxReceiptURL = target.MaxPath + 2<<10
+
+// receiptURL is served as a receipt names it: the query's bytes past
+// ASCII, which net/http sends raw, escaped as its path's are, so that
+// JSON, which writes invalid UTF-8 as U+FFFD, keeps two such URLs apart
+// and no C1 control of a link's reaches a log; cut to maxReceiptURL.
+func receiptURL(served string) string {
+	q := strings.IndexByte(served, '?') // the host holds none, the path's are escaped
+	if q < 0 || ascii.IsASCII(served[q:]) {
+		return quote.Cut(served, maxReceiptURL)
+	}
+	b := []byte(served[:q])
+	for _, c := range []byte(served[q:]) {
+		if c >= utf8.RuneSelf {
+			b = ascii.AppendEscape(b, c)
+		} else {
+			b = append(b, c)
+		}
+	}
+	return quote.Cut(string(b), maxReceiptURL)
+}
 
 // maxLicenses bounds Receipt.Licenses: RSL files name one or two.
 const maxLicenses = 16
@@ -477,7 +498,7 @@ func at(at, sep, what string) string {
 func (t *Transport) servedRobots(rd *reading, req *http.Request, rc *Receipt) (_ robotsFile) {
 	if rc != nil {
 		served, _ := servedURL(req)
-		rc.URL = quote.Cut(served, maxReceiptURL)
+		rc.URL = receiptURL(served)
 	}
 	d, err := t.sentDecision(req)
 	var dis *DisallowedError

@@ -4436,6 +4436,44 @@ func TestReceiptOfA304IsNotThePages(t *testing.T) {
 	}
 }
 
+// TestReceiptURLEscapesTheQuerysBytes: a query's bytes past ASCII, which
+// net/http sends raw, are escaped in Receipt.URL as the path's are
+// (review138): two Latin-1 queries, one page reserved, log two URLs, and
+// a C1 control of a link reaches no log raw.
+func TestReceiptURLEscapesTheQuerysBytes(t *testing.T) {
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("a.test/search", func(rw http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.RawQuery, "\xe9") {
+			rw.Header().Set("Tdm-Reservation", "1")
+		}
+	})
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	for _, tc := range []struct{ url, want string }{
+		{"http://a.test/search?q=caf\xe9", "http://a.test/search?q=caf%E9"},
+		{"http://a.test/search?q=caf\xe8", "http://a.test/search?q=caf%E8"},
+		{"http://a.test/search?q=\u009b31m", "http://a.test/search?q=%C2%9B31m"},
+		{"http://a.test/search?q=%e9&r=\u00e9", "http://a.test/search?q=%e9&r=%C3%A9"},
+		{"http://a.test/search?q=ascii", "http://a.test/search?q=ascii"},
+	} {
+		resp, body := fetchPage(t, hc, tc.url)
+		rc := tr.Receipt(resp, body)
+		j, err := json.Marshal(rc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logged struct{ URL string }
+		if err := json.Unmarshal(j, &logged); err != nil {
+			t.Fatal(err)
+		}
+		if rc.URL != tc.want || logged.URL != tc.want {
+			t.Errorf("%q: Receipt.URL %q, logged %q, want %q", tc.url, rc.URL, logged.URL, tc.want)
+		}
+	}
+}
+
 // TestReceiptNamesALongURLWhole: two pages whose URLs differ past their
 // 512th byte (a search's query), one reserved and one not, got receipts
 // naming one URL, cut, neither page's (consent83): a log could not tell
