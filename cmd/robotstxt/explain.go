@@ -433,8 +433,11 @@ func (x *explainer) compareModes(c checked) {
 		served != "" && isRobotsPath(matchPath("http://h"+served, robotstxt.ModeRFC9309))):
 		x.more("RFC 9309 always allows /robots.txt; Google's parser matches it like any path")
 	default:
-		x.more("%s", rfcReading(matchPath(clientEscaped(c.t.sent()), robotstxt.ModeGoogle),
-			c.p.lines.directive(c.d.Rule.Line), c.p.lines.directive(o.Rule.Line)))
+		path := served // the path Google's reading decided by
+		if path == "" {
+			path = matchPath(clientEscaped(c.t.sent()), robotstxt.ModeGoogle)
+		}
+		x.more("%s", rfcReading(path, c.p.lines.directive(c.d.Rule.Line), c.p.lines.directive(o.Rule.Line)))
 		x.more("before it compares rules and paths; Google's parser compares them as written")
 	}
 }

@@ -189,6 +189,17 @@ func TestExplainModesDifferOnSpecials(t *testing.T) {
 	if r.code != exitDisallowed || !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "decodes") {
 		t.Errorf("-rfc9309: exit %d, stdout:\n%s\nwant %q", r.code, r.stdout, want)
 	}
+	// Google's reading decides by the path a server serves, /p*, whose
+	// '*' RFC 9309 reads as %2A (cli84): not by an escape, which neither
+	// the URL nor a rule holds.
+	body = "User-agent: *\nAllow: /p%2A\nDisallow: /p\n"
+	for _, args := range [][]string{{"explain", "-file", "-", "/p%2A"}, {"explain", "-file", "-", "-rfc9309", "/p%2A"}} {
+		r = runCmd(t, body, args...)
+		want = "          RFC 9309 reads * and $ in the path as %2A and %24\n"
+		if !strings.Contains(r.stdout, "served as /p*") || !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "decodes") {
+			t.Errorf("%v: stdout:\n%s\nwant %q", args, r.stdout, want)
+		}
+	}
 	// Here the rule's escape decides, not the path's '*'.
 	r = runCmd(t, "User-agent: *\nDisallow: /%7Ea*$\n", "explain", "-file", "-", "/~ab*")
 	want = "          RFC 9309 decodes %-escaped letters, digits and -._~, as %7E to ~\n"
