@@ -763,21 +763,23 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 }
 
 // PageDirectives reads what a page allows a crawler to do with it: the
-// X-Robots-Tag headers of resp, a response the Transport returned, and the
-// robots META tags of body, the page's body the caller has read (see
+// X-Robots-Tag headers of resp, a response the Transport returned, and
+// the robots META tags of body, the page's body the caller has read (see
 // [meta.FromHTML]), merged with the most restrictive reading winning (see
 // [meta.Directives.Merge]), each read for the generic "robots" name and
 // every product token of the Client (for XBot, <meta name="XBot" ...> and
 // "XBot: noindex"). META tags are read only from an HTML body (a
-// Content-Type value of text/html or application/xhtml+xml, whichever
-// value browsers take, or, when it is missing, does not parse or says the
-// type is unknown, a body that sniffs as HTML in some browser, or that
-// was cut short before sniffing could tell), in the UTF-16
-// its Content-Type declares, or the ISO-2022-JP it or a <meta> names;
-// body is neither kept nor changed. An XHTML body (application/xhtml+xml,
-// or one sniffing as XML) is read as XML reads it, by an XML parser: the
-// META elements of its head (and those HTML's parser would put there,
-// children of the root before the body). An HTML body whose tags cannot
+// Content-Type value of text/html, application/xhtml+xml, application/xml
+// or text/xml, whichever value browsers take, or, when it is missing,
+// does not parse or says the type is unknown, a body that sniffs as HTML
+// in some browser, or that was cut short before sniffing could tell), in
+// the UTF-16 its Content-Type declares, or the ISO-2022-JP it or a <meta>
+// names; body is neither kept nor changed. An XHTML body
+// (application/xhtml+xml, XML's types, which W3C's XHTML Media Types
+// allows it, or one sniffing as XML) is read as XML reads it, by an XML
+// parser: the META elements of its head (and those HTML's parser would
+// put there, children of the root before the body); an XML body whose
+// root is not XHTML's <html> holds none. An HTML body whose tags cannot
 // be read (see [Transport.Receipt]) says no to everything, as does a 304
 // (Not Modified), whose header fields are not the page's: pass the
 // response it validates (see [Transport.Receipt]). A nil resp gives the
@@ -1240,7 +1242,9 @@ const maxXMLDepth = 256
 // namespace or, as the page was served, in none, the default namespace
 // undeclared (not undone by xmlns=""). Entities are those xmlDoctype
 // reads, HTML's (&nbsp;) among them. Reading stops at the root's <body>
-// or end.
+// or end, or at a root that is not XHTML's <html>: an XML document that
+// is no page (a feed, a sitemap) holds no page's tags, whatever its
+// size.
 //
 // whole is false, the tags read before kept, for a page XML does not read
 // so far: one not well-formed or cut short, one naming an entity it does
@@ -1336,7 +1340,11 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 					return out, false // a name begun or ended by ':', a prefix bound nowhere in scope
 				}
 			}
-			if t.Name.Space != xhtmlNamespace && (t.Name.Space != "" || !bare) {
+			xhtml := t.Name.Space == xhtmlNamespace || t.Name.Space == "" && bare
+			if len(open) == 1 && (!xhtml || t.Name.Local != "html") {
+				return read() // a root not XHTML's html: no page, a feed or a sitemap
+			}
+			if !xhtml {
 				continue // none of XHTML's
 			}
 			inHead := head > 0 && len(open) > head
@@ -1930,12 +1938,16 @@ func startsHTML(b []byte, cut bool) bool {
 }
 
 // isXHTML reports whether a body with header h is XHTML, which browsers
-// read as XML: its media type says so, or it says it is unknown and the
-// body sniffs as XML (an XHTML page's <?xml …?>).
+// read as XML: its media type says so, or says XML (which W3C's XHTML
+// Media Types allows it, and browsers render as XHTML), or says it is
+// unknown and the body sniffs as XML (an XHTML page's <?xml …?>).
 func isXHTML(h http.Header, b []byte) bool {
 	mt, _ := body.ContentType(h)
-	return mt == "application/xhtml+xml" || sniffedPage(mt) && mediaType(nil, b) == "text/xml"
+	return mt == "application/xhtml+xml" || isXML(mt) || sniffedPage(mt) && mediaType(nil, b) == "text/xml"
 }
+
+// isXML reports whether media type mt is XML's.
+func isXML(mt string) bool { return mt == "application/xml" || mt == "text/xml" }
 
 // mayBeHTML reports whether a body with header h may be HTML whatever its
 // bytes: no media type, one that says it is unknown, or HTML's.

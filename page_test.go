@@ -2626,6 +2626,48 @@ if (a > b) document.write("<body>");
 	}
 }
 
+// TestReceiptXHTMLServedAsXML: an XHTML page served as application/xml
+// or text/xml, which W3C's XHTML Media Types allows and browsers render
+// as XHTML, is read as XHTML (consent84: its noai, noindex and
+// tdm-reservation were lost, though the same bytes with no Content-Type
+// were read). An XML document whose root is not XHTML's html, a sitemap
+// or a feed, holds no page's tags: one past the MiB a receipt reads is
+// no head cut short, whatever its type.
+func TestReceiptXHTMLServedAsXML(t *testing.T) {
+	const page = xhtmlProlog + xhtmlRoot + `<head><title>t</title><meta name="robots" content="noindex, noai"/>` +
+		`<meta name="tdm-reservation" content="1"/></head><body><p>x</p></body></html>`
+	sitemap := xhtmlProlog + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
+		strings.Repeat("<url><loc>http://a.test/</loc></url>", 40000) + `</urlset>`
+	const metaOfAFeed = xhtmlProlog + `<feed xmlns="http://www.w3.org/2005/Atom"><meta xmlns="http://www.w3.org/1999/xhtml" name="robots" content="noai"/></feed>`
+	for _, ct := range []string{"", "application/xhtml+xml", "application/xml", "text/xml", "text/xml; charset=utf-8"} {
+		w := newHosts(t)
+		w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		for path, body := range map[string]string{"/page": page, "/sitemap.xml": sitemap, "/feed": metaOfAFeed} {
+			w.on("a.test"+path, func(rw http.ResponseWriter, r *http.Request) {
+				rw.Header()["Content-Type"] = nil // none: net/http sniffs none
+				if ct != "" {
+					rw.Header().Set("Content-Type", ct)
+				}
+				_, _ = rw.Write([]byte(body))
+			})
+		}
+		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+		t.Cleanup(func() { _ = c.Close() })
+		hc := &http.Client{Transport: tr}
+		resp, body := fetchPage(t, hc, "http://a.test/page")
+		r, d := tr.Receipt(resp, body), tr.PageDirectives(resp, body)
+		if want := []string{"robots-meta train-ai n robots", "tdm-meta train-ai n tdm-reservation"}; !slices.Equal(sigs(r.Signals), want) || !d.NoIndex || !d.NoAI {
+			t.Errorf("%q: signals %q, noindex %v, noai %v; want %q, noindex and noai", ct, sigs(r.Signals), d.NoIndex, d.NoAI, want)
+		}
+		for _, u := range []string{"http://a.test/sitemap.xml", "http://a.test/feed"} {
+			resp, body := fetchPage(t, hc, u)
+			if r, d := tr.Receipt(resp, body), tr.PageDirectives(resp, body); len(r.Signals) != 0 || d.NoIndex {
+				t.Errorf("%q, %s of %d bytes: signals %q, noindex %v; want none", ct, u, len(body), sigs(r.Signals), d.NoIndex)
+			}
+		}
+	}
+}
+
 // xhtmlReceipt returns the receipt and the page directives of page served
 // as application/xhtml+xml by a site whose robots.txt allows everything.
 func xhtmlReceipt(t *testing.T, page string) (Receipt, bool, bool, bool) {
