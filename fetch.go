@@ -113,7 +113,11 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			return res
 		}
 		discard(resp)
-		loc := resp.Header.Get("Location")
+		locs := resp.Header.Values("Location")
+		loc, disagree := "", slices.ContainsFunc(locs, func(l string) bool { return l != locs[0] })
+		if len(locs) > 0 && !disagree {
+			loc = locs[0] // lines that disagree name no target for sure, as browsers read them
+		}
 		ref, err := url.Parse(loc)
 		var next *url.URL
 		if err == nil {
@@ -127,6 +131,8 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		// answer it the next time.
 		res.outcome = OutcomeUnreachable
 		switch {
+		case disagree:
+			res.err = fmt.Errorf("%w: %d with Location lines that disagree", errRedirects, resp.StatusCode)
 		case loc == "" || err != nil || ref.Host == "" && (ref.Scheme != "" || strings.HasPrefix(loc, "//")):
 			// "//" names no host, and resolves to the URL asked for.
 			res.err = fmt.Errorf("%w: %d without a usable Location", errRedirects, resp.StatusCode)

@@ -117,6 +117,29 @@ func TestFetchRedirects(t *testing.T) {
 			t.Errorf("Check = %+v, %v; want the rules the second answer gave", d, err)
 		}
 	})
+	// Location is one field (RFC 9110 §10.2.2): two lines that disagree
+	// name no target for sure (fetch84: the first, a 404, allowed all),
+	// and browsers refuse them; the same line twice is followed.
+	t.Run("Location lines that disagree", func(t *testing.T) {
+		w := newHosts(t)
+		for _, name := range []string{"a.test", "b.test"} {
+			w.on(name+"/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+				rw.Header().Add("Location", "http://gone.test/robots.txt")
+				rw.Header().Add("Location", map[string]string{"a.test": "http://a.test/real.txt", "b.test": "http://gone.test/robots.txt"}[name])
+				rw.WriteHeader(http.StatusMovedPermanently)
+			})
+		}
+		w.on("a.test/real.txt", serve(200, privateRules))
+		w.on("gone.test/robots.txt", serve(404, ""))
+		c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+		d, err := c.Check(ctx, "http://a.test/private")
+		if d.Allowed || !errors.Is(err, ErrDeferred) || !strings.Contains(err.Error(), "Location lines that disagree") {
+			t.Errorf("two Locations that disagree: Check = %+v, %v; want the fault deferred", d, err)
+		}
+		if d, err := c.Check(ctx, "http://b.test/private"); !d.Allowed || err != nil || d.FinalURL != "http://gone.test/robots.txt" {
+			t.Errorf("the same Location twice: Check = %+v, %v; want it followed", d, err)
+		}
+	})
 	// A 3xx the Client does not know is a redirect too, read as a 300
 	// (RFC 9110 §15), which no status policy reads; without a Location,
 	// a fault.
