@@ -1309,7 +1309,7 @@ func formsCheck(cr *agentRules, path string, served *string, work int) (Rule, bo
 // combined with its Content-Signal ones.
 func servedUsage(cr *agentRules, path string) Usage {
 	t, mode := cr.t, cr.mode
-	if !t.HasUsage(selected) {
+	if !t.HasUsage(t.SelectedRuns()) {
 		return cr.contentSignal()
 	}
 	var forms [match.MaxForms]string
@@ -1319,7 +1319,7 @@ func servedUsage(cr *agentRules, path string) Usage {
 		forms, n = match.NormalForms(path, scratch[:0])
 	}
 	var buf [4]parse.UsageRule
-	u, _, _ := formsUsage(buf[:0], t, mode, selected, path, forms[:n])
+	u, _, _ := formsUsage(buf[:0], t, mode, t.SelectedRuns(), path, forms[:n])
 	return u.combine(cr.contentSignal())
 }
 

@@ -1100,6 +1100,53 @@ func TestReceiptJoinedGroupNotItsStatements(t *testing.T) {
 	}
 }
 
+// TestReceiptJoinedGroupGetsItsRefusals: a crawler whose user-agent line
+// joins the group of statements made for crawlers named before it obeys
+// the group's rules, and their refusals, not their yes (consent84: a
+// Crawl-delay or Sitemap between, or Cloudflare's layout with one more
+// user-agent line, lost the group's train-ai=n for ExampleBot in
+// Robots.Usage, the Decision and the receipt); a statement a crawler's
+// own lines make whole is read whole.
+func TestReceiptJoinedGroupGetsItsRefusals(t *testing.T) {
+	checkLeaks(t)
+	for _, tc := range []struct {
+		name, file string
+		usage      string   // ExampleBot's
+		signals    []string // its receipt's
+	}{
+		{"a crawl-delay between", "User-agent: ExampleBot\nCrawl-delay: 1\nUser-agent: *\nContent-Usage: train-ai=n, search=y\nDisallow: /private/\n",
+			"train-ai=n", []string{"robots.txt train-ai n line 4"}},
+		{"a sitemap between", "User-agent: ExampleBot\nSitemap: http://a.test/s.xml\nUser-agent: *\nContent-Usage: /page train-ai=n\nContent-Usage: /page/open/x train-ai=y\nDisallow: /private/\n",
+			"train-ai=n", []string{"robots.txt train-ai n line 4"}},
+		{"a longer yes of its lines takes it back", "User-agent: ExampleBot\nSitemap: http://a.test/s.xml\nUser-agent: *\nContent-Usage: /page train-ai=n\nContent-Usage: /page/open train-ai=y\nDisallow: /private/\n",
+			"", nil},
+		{"Content-Signal of * before the next agent", "User-agent: *\nContent-Signal: search=yes, ai-train=no\nUser-agent: ExampleBot\nDisallow: /private/\n",
+			"train-ai=n", []string{"content-signal train-ai n line 2"}},
+		{"its own and another's", "User-agent: ExampleBot\nContent-Usage: train-ai=y, search=y\nUser-agent: *\nContent-Usage: search=n\nDisallow: /private/\n",
+			"train-ai=y, search=n", []string{"robots.txt train-ai y line 2", "robots.txt search y line 2", "robots.txt search n line 4"}},
+		{"named twice, read whole", "User-agent: ExampleBot\nContent-Usage: train-ai=y, search=n\nUser-agent: *\nUser-agent: examplebot\nDisallow: /private/\n",
+			"train-ai=y, search=n", []string{"robots.txt train-ai y line 2", "robots.txt search n line 2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestSite(t, tc.file)
+			c, tr, hc := newTestTransport(t) // as ExampleBot
+			if ok, _ := c.Allowed(t.Context(), s.URL+"/private/x"); ok {
+				t.Fatal("/private/x allowed: ExampleBot does not obey the group")
+			}
+			if u := Parse([]byte(tc.file)).Usage("ExampleBot", s.URL+"/page/open"); u.statement() != tc.usage {
+				t.Errorf("Robots.Usage %q, want %q", u.statement(), tc.usage)
+			}
+			if d, err := c.Check(t.Context(), s.URL+"/page/open"); err != nil || d.Usage.statement() != tc.usage {
+				t.Errorf("Check: usage %q, %v; want %q", d.Usage.statement(), err, tc.usage)
+			}
+			resp, body := fetchPage(t, hc, s.URL+"/page/open")
+			if r := tr.Receipt(resp, body); r.Usage.statement() != tc.usage || !slices.Equal(sigs(r.Signals), tc.signals) {
+				t.Errorf("receipt: usage %q, signals %q; want %q, %q", r.Usage.statement(), sigs(r.Signals), tc.usage, tc.signals)
+			}
+		})
+	}
+}
+
 // TestReceiptCutLineIsUnreadable: a Content-Usage rule or Content-Signal
 // record cut short (here at a NUL byte) is listed Where "unreadable", with
 // what it is read as and why, not as the statement the parser made of it

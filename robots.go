@@ -194,7 +194,10 @@ func decideWork(t *parse.Table, mode Mode, groups []int, path string) (bool, Rul
 // Sitemap), as a file whose groups each end in a rule is read: not for
 // those after it, even when they join its group because no Allow or
 // Disallow came between (see
-// [github.com/robotsgate/robotstxt/parser.UsageRule].Agents). The rules
+// [github.com/robotsgate/robotstxt/parser.UsageRule].Agents), but for
+// its refusals: those crawlers obey the group's rules, and a no made for
+// the crawlers above them reaches them (decided for each run of lines
+// apart, as for its own crawlers, its yes dropped). The rules
 // that speak for a crawler merge, as Allow and Disallow do: those naming
 // it, or when no group names it, those of "*". The rule whose
 // path matches url with the greatest length decides, matched as a rule's
@@ -216,8 +219,9 @@ func decideWork(t *parse.Table, mode Mode, groups []int, path string) (bool, Rul
 // are read (ai-train=no), never a yes; so of every pair of a record that
 // starts with a path other than "/", and of the pairs after it. A record
 // speaks for the user-agent lines a Content-Usage rule in its place
-// would, even past blank lines; one before the first user-agent line
-// speaks for every crawler. The records that apply cover every URL the
+// would, even past blank lines, and its refusals for the other lines of
+// its group; one before the first user-agent line speaks for every
+// crawler. The records that apply cover every URL the
 // crawler may fetch.
 func (r *Robots) Usage(agent, url string) Usage {
 	groups := r.groups(agent)

@@ -1315,7 +1315,7 @@ func splitKey(rawURL string) (key, path string, err error) {
 // usage returns the preferences that the Content-Usage rules of the
 // groups state for path, as [Robots.Usage] reads them.
 func (a *agentRules) usage(path string) Usage {
-	return usageOf(a.t, a.mode, selected, selected, path, a.contentSignal())
+	return usageOf(a.t, a.mode, selected, a.t.SelectedRuns(), path, a.contentSignal())
 }
 
 // TestParseKeepsTheLargestBody: a body of the largest limit a Client

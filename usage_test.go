@@ -678,7 +678,7 @@ func TestRobotsUsage(t *testing.T) {
 	}{
 		{name: "named groups merge",
 			body:  "User-agent: FooBot\nContent-Usage: train-ai=n\n\nUser-agent: *\nContent-Usage: search=n\n\nUser-agent: foobot\nContent-Usage: /a/ search=y\n",
-			agent: "FooBot", url: "/a/x", want: "search=y"},
+			agent: "FooBot", url: "/a/x", want: "search=n"}, // one group: the * line's refusal reaches FooBot
 		{name: "the * group does not apply to a named crawler",
 			body:  "User-agent: FooBot\nAllow: /\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: train-ai=n\n",
 			agent: "FooBot", url: "/", want: "train-ai=y"},
@@ -692,8 +692,14 @@ func TestRobotsUsage(t *testing.T) {
 			body:  "User-agent: FooBot\nContent-Signal: ai-train=yes\n\nUser-agent: *\nContent-Usage: search=n\n",
 			agent: "BarBot", url: "/", want: "search=n"},
 		{name: "a statement speaks for the user-agent lines above it",
-			body:  "User-agent: FooBot\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: search=n\n",
-			agent: "FooBot", url: "/", want: "train-ai=y"},
+			body:  "User-agent: FooBot\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: train-ai=y, search=n\n",
+			agent: "Other", url: "/", want: "train-ai=y, search=n"},
+		{name: "but its refusals speak for its group",
+			body:  "User-agent: FooBot\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: train-ai=y, search=n\n",
+			agent: "FooBot", url: "/", want: "train-ai=y, search=n"},
+		{name: "and its yes not",
+			body:  "User-agent: FooBot\nContent-Usage: search=n\n\nUser-agent: *\nContent-Usage: train-ai=y\n",
+			agent: "FooBot", url: "/", want: "search=n"},
 		{name: "the longest path wins",
 			body: "User-agent: *\nContent-Usage: /a/ train-ai=n\nContent-Usage: /a/b/ train-ai=y\nContent-Usage: train-ai=n, search=n\n",
 			url:  "/a/b/c", want: "train-ai=y"},
@@ -864,23 +870,35 @@ func refUsage(r *Robots, agent, url string) Usage {
 	path, _ := rulesPath(r.mode, match.Path(url))
 	f := fileOf(r)
 	_, named := r.t.GroupsOf(agent)
-	// speaks reports whether the statement on line of group g speaks for
-	// agent: one of the user-agent lines it speaks for names agent, or
-	// when no group does, is "*".
-	speaks := func(g, line int) bool {
-		b, ok := f.Groups[g].Speakers[line]
-		return ok && slices.ContainsFunc(f.Groups[g].Agents[b[0]:b[1]], func(a parse.UserAgent) bool {
+	names := func(agents []parse.UserAgent) bool {
+		return slices.ContainsFunc(agents, func(a parse.UserAgent) bool {
 			if named {
 				return a.Token != "" && strings.EqualFold(a.Token, agent)
 			}
 			return a.Global
 		})
 	}
-	var u Usage
-	best := -1
-	for _, g := range r.groups(agent) {
-		for _, ur := range f.Groups[g].Usage {
-			if !speaks(g, ur.Line) || ur.Path != "" && !match.Match(ur.Path, path) || len(ur.Path) < best {
+	// speaks reports whether the statement on line of group g speaks for
+	// agent: one of the user-agent lines it speaks for names agent, or
+	// when no group does, is "*"; and else whether one of the group's
+	// other lines does, which gives it the statement's refusals (spread),
+	// and the first of the lines it speaks for, its run.
+	speaks := func(g, line int) (own, spread bool, run int) {
+		b, ok := f.Groups[g].Speakers[line]
+		if !ok {
+			return false, false, 0
+		}
+		agents := f.Groups[g].Agents
+		if names(agents[b[0]:b[1]]) {
+			return true, false, b[0]
+		}
+		return false, names(agents[:b[0]]) || names(agents[b[1]:]), b[0]
+	}
+	decide := func(rules []parse.UsageRule) Usage {
+		var u Usage
+		best := -1
+		for _, ur := range rules {
+			if ur.Path != "" && !match.Match(ur.Path, path) || len(ur.Path) < best {
 				continue
 			}
 			if len(ur.Path) > best {
@@ -888,19 +906,48 @@ func refUsage(r *Robots, agent, url string) Usage {
 			}
 			u = u.combine(parseUsage(ur.Statement))
 		}
+		return u
 	}
+	var own []parse.UsageRule
+	var spread [][]parse.UsageRule // by run
 	records := f.Extensions
+	var spreadRecords []parse.Record
 	for _, g := range r.groups(agent) {
-		for _, rec := range f.Groups[g].Extensions {
-			if speaks(g, rec.Line) {
-				records = append(records, rec)
+		runs := make(map[int]int)
+		for _, ur := range f.Groups[g].Usage {
+			switch mine, theirs, run := speaks(g, ur.Line); {
+			case mine:
+				own = append(own, ur)
+			case theirs:
+				k, ok := runs[run]
+				if !ok {
+					k = len(spread)
+					runs[run] = k
+					spread = append(spread, nil)
+				}
+				spread[k] = append(spread[k], ur)
 			}
 		}
+		for _, rec := range f.Groups[g].Extensions {
+			switch mine, theirs, _ := speaks(g, rec.Line); {
+			case mine:
+				records = append(records, rec)
+			case theirs:
+				spreadRecords = append(spreadRecords, rec)
+			}
+		}
+	}
+	u := decide(own)
+	for _, rules := range spread {
+		u = u.combine(refusals(decide(rules)))
 	}
 	for _, rec := range records {
 		if rec.Key == "content-signal" {
 			u = u.combine(parseContentSignal(rec.Value))
 		}
+	}
+	for _, rec := range spreadRecords {
+		u = u.combine(refusals(parseContentSignal(rec.Value)))
 	}
 	return u
 }

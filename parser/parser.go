@@ -41,8 +41,9 @@ type File struct {
 
 // A Group is one or more user-agent lines and the records that follow
 // them, up to the next user-agent line that follows an allow or disallow
-// rule. Its Content-Usage rules and Content-Signal records speak only for
-// some of its user-agent lines: see [UsageRule].Agents.
+// rule. The yes of its Content-Usage rules and Content-Signal records
+// speaks only for some of its user-agent lines, their refusals for all:
+// see [UsageRule].Agents.
 type Group struct {
 	Agents     []UserAgent // the user-agent lines, in file order
 	Rules      []Rule      // the allow and disallow lines, in file order
@@ -94,8 +95,8 @@ type Record struct {
 // A UsageRule is a Content-Usage line of a group (IETF AIPREF): a
 // statement of preference about the use of the paths it matches, such as
 // "Content-Usage: /photos/ train-ai=n". Unlike an allow or disallow rule,
-// it does not end its group's user-agent lines, but it speaks only for
-// those before it (see Agents). A value that starts with '/' has a path,
+// it does not end its group's user-agent lines, but its yes speaks only
+// for those before it (see Agents). A value that starts with '/' has a path,
 // up to the first blank, and the statement after the blanks that follow;
 // any other value is all statement, and the rule matches every path.
 type UsageRule struct {
@@ -120,7 +121,11 @@ type UsageRule struct {
 	// a statement made for one crawler is not made for the next one
 	// named. A crawler reads the rules whose Agents name it, or when no
 	// group names it, those whose Agents hold "*", as the robotstxt
-	// package does.
+	// package does; and of the other rules of the groups it obeys, those
+	// of each run of lines apart, it takes the refusals (label=n) that
+	// decide for a path: the crawlers of a group obey its rules, and a
+	// no must not fail open for those named after it (Google's grouping
+	// may be what the author meant).
 	Agents []UserAgent
 	// Cut reports that the line was cut short: its Statement is then what
 	// it is read as (see Statement).

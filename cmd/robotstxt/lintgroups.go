@@ -176,9 +176,10 @@ func withinBudget(f *parser.File, sets [][]int) [][]int {
 // a Sitemap, any key), with no Allow or Disallow between: as Google's
 // parser reads groups, only those end one, so the line joins the group
 // above. Its rules and records then apply to this crawler too (but for
-// Content-Usage rules and Content-Signal records, which speak only for
-// the lines before them: see parser.UsageRule), and this group's rules
-// to the crawlers above, where the author meant a group of their own.
+// the yes of Content-Usage rules and Content-Signal records, which
+// speaks only for the lines before them: see parser.UsageRule), and
+// this group's rules to the crawlers above, where the author meant a
+// group of their own.
 func (lt *linter) joinedGroups() {
 	const fix = "a group ends only at an Allow or Disallow rule, so give that group one (Allow: / allows what no rule disallows)"
 	f := lt.file
@@ -216,7 +217,7 @@ func (lt *linter) joinedGroups() {
 			}
 			switch {
 			case usageAt > 0:
-				lt.add(hi, codeUsageGroup, "this user-agent line joins the group of the Content-Usage rule on line %d, which speaks only for the crawlers above it, and this group's rules apply to those crawlers too: "+fix, usageAt)
+				lt.add(hi, codeUsageGroup, "this user-agent line joins the group of the Content-Usage rule on line %d, whose yes speaks only for the crawlers above it but whose refusals reach this one, and this group's rules apply to those crawlers too: "+fix, usageAt)
 			case recordAt > 0:
 				past := lt.lines.directive(recordAt)
 				if past == "" { // a line crawlers skip

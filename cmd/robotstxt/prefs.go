@@ -66,17 +66,41 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 		}
 		return spoken[run]
 	}
+	// theirs reports whether a statement of group gi that does not speak
+	// for agent gives it its refusals: another of the group's lines,
+	// whose crawlers obey the group's rules, speaks for it (see
+	// parser.UsageRule.Agents).
+	theirs := func(gi int, agents []parser.UserAgent) bool {
+		all := f.Groups[gi].Agents
+		i := slices.IndexFunc(all, func(a parser.UserAgent) bool { return a.Line == agents[0].Line })
+		return i >= 0 && speaksFor(slices.Concat(all[:i], all[i+len(agents):]), agent, named != nil)
+	}
 	var usageRules []parser.UsageRule
+	var spreadRules [][]parser.UsageRule  // by the lines they speak for, which decide apart
 	records := slices.Clone(f.Extensions) // those before the first group first, as Robots.Usage reads them
+	var spreadRecords []parser.Record
 	for _, gi := range appliedGroups(f, agent) {
+		runs := make(map[int]int) // by the first line they speak for: their index in spreadRules
 		for _, r := range f.Groups[gi].Usage {
-			if speaks(r.Agents) {
+			switch {
+			case speaks(r.Agents):
 				usageRules = append(usageRules, r)
+			case theirs(gi, r.Agents):
+				k, ok := runs[r.Agents[0].Line]
+				if !ok {
+					k = len(spreadRules)
+					runs[r.Agents[0].Line] = k
+					spreadRules = append(spreadRules, nil)
+				}
+				spreadRules[k] = append(spreadRules[k], r)
 			}
 		}
 		for _, r := range f.Groups[gi].Extensions {
-			if speaks(r.Agents) {
+			switch {
+			case speaks(r.Agents):
 				records = append(records, r)
+			case r.Key == "content-signal" && theirs(gi, r.Agents):
+				spreadRecords = append(spreadRecords, r)
 			}
 		}
 	}
@@ -96,12 +120,38 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 			}
 		}
 	}
+	for _, rec := range spreadRecords {
+		stated, _ := readPrefs(rec.Key, rec.Value)
+		if no := stated.refusals(); len(no.labels) > 0 && !slices.Contains(signals, rec.Line) {
+			signals = append(signals, rec.Line)
+			signal.combine(no)
+			if len(cutSignals) < maxListed {
+				cutSignals = append(cutSignals, theirNote(rec.Line))
+			}
+		}
+	}
 	var items []prefItem
-	if len(usageRules) > 0 {
+	if len(usageRules)+len(spreadRules) > 0 {
 		it := prefItem{label: "usage", prefs: "unknown"}
 		path, spelled := matchPath(clientEscaped(url), p.mode), matchPath(clientEscaped(url), robotstxt.ModeGoogle)
 		forms := matcher.ServedForms(spelled)
 		rules, said := servedUsage(usageRules, append([]string{spelled}, forms...), p.mode)
+		own := len(rules) // the rules that speak for the agent; the rest give their refusals
+		for _, run := range spreadRules {
+			theirs, stated := servedUsage(run, append([]string{spelled}, forms...), p.mode)
+			if no := stated.refusals(); len(no.labels) > 0 {
+				said.combine(no)
+				for _, r := range theirs {
+					if r, _ := readPrefs("content-usage", r.Statement); len(r.refusals().labels) == 0 {
+						continue // only a refusal counts
+					}
+					if !slices.ContainsFunc(rules, func(o parser.UsageRule) bool { return o.Line == r.Line }) {
+						rules = append(rules, r)
+						it.notes = append(it.notes, theirNote(r.Line))
+					}
+				}
+			}
+		}
 		var bounded []string // labels the Client failed closed on, which the lines do not say
 		past := false        // the Client read past its bound on the served forms
 		for _, l := range labels {
@@ -151,6 +201,9 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 			why := "their paths match with the same length: they combine, n before y"
 			if forms != nil {
 				why = "they decide for the URL or a path a server may serve it as: a no of any counts, a yes only if every one is given it"
+			}
+			if own < len(rules) {
+				why = "they decide for the URL, for this crawler or for others of its group: they combine, n before y"
 			}
 			it.detail, it.lines = linesText(lines, p.lines, why)
 		}
@@ -298,6 +351,23 @@ func (p *prefs) set(label, v string) {
 		p.labels = append(p.labels, label)
 	}
 	p.value[label] = v
+}
+
+// refusals returns the labels p says n to.
+func (p prefs) refusals() prefs {
+	var out prefs
+	for _, l := range p.labels {
+		if p.value[l] == "n" {
+			out.set(l, "n")
+		}
+	}
+	return out
+}
+
+// theirNote says that the statement on line speaks for other crawlers of
+// the agent's group, and only its refusals count for the agent.
+func theirNote(line int) string {
+	return fmt.Sprintf("line %d speaks for other crawlers of this group, whose rules this one obeys: only its refusals count", line)
 }
 
 // combine adds what q says to p, label by label, as the vocabulary

@@ -366,9 +366,11 @@ func TestUsagePastFormsBoundAsClient(t *testing.T) {
 // TestUsageSpeaksForItsRun: test shows a crawler the Content-Usage rules
 // and Content-Signal records that speak for it, as the library reads
 // them: a crawler whose user-agent line joins the group of another's
-// statements obeys the group's rules but not those statements (consent80:
-// the command, like the Client, gave ExampleBot GPTBot's train-ai=y); and
-// over drawn files, the preferences test shows are Robots.Usage's.
+// statements obeys the group's rules but not those statements' yes
+// (consent80: the command, like the Client, gave ExampleBot GPTBot's
+// train-ai=y), and their refusals (consent84: GPTBot lost line 8's
+// search=n); and over drawn files, the preferences test shows are
+// Robots.Usage's.
 func TestUsageSpeaksForItsRun(t *testing.T) {
 	const body = "User-agent: GPTBot\nContent-Usage: train-ai=y\nContent-Signal: search=yes\n\n" +
 		"User-agent: ExampleBot\nUser-agent: *\nDisallow: /private/\nContent-Usage: search=n\n"
@@ -378,7 +380,8 @@ func TestUsageSpeaksForItsRun(t *testing.T) {
 	}{
 		{"ExampleBot", []string{"ALLOW     /  (no rule matched)", "          usage search=n  (line 8: Content-Usage: search=n)"}},
 		{"OtherBot", []string{"ALLOW     /  (no rule matched)", "          usage search=n  (line 8: Content-Usage: search=n)"}},
-		{"GPTBot", []string{"ALLOW     /  (no rule matched)", "          usage train-ai=y  (line 2: Content-Usage: train-ai=y)",
+		{"GPTBot", []string{"ALLOW     /  (no rule matched)",
+			"          usage train-ai=y, search=n  (lines 2 and 8: they decide for the URL, for this crawler or for others of its group: they combine, n before y; line 8 speaks for other crawlers of this group, whose rules this one obeys: only its refusals count)",
 			"          signal search=y  (line 3: Content-Signal: search=yes)"}},
 	} {
 		r := runCmd(t, body, "test", "-file", "-", "-agent", tc.agent, "/")

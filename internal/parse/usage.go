@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -16,7 +17,8 @@ import (
 // A UsageRule is one Content-Usage rule of a group (IETF AIPREF,
 // draft-ietf-aipref-attach §4; see parser.UsageRule). It never ends a
 // group's user-agent lines, so that it cannot change which rules a
-// crawler obeys, but it speaks only for those of its run (see usageRun).
+// crawler obeys, but its yes speaks only for those of its run (see
+// usageRun).
 type UsageRule struct {
 	Path      string // normalised; "" matches every path, with length 0
 	Statement string // as written
@@ -33,31 +35,57 @@ type UsageRule struct {
 // rule's refusal from the paths it names were it to state nothing. It is written in the statement's vocabulary ("search=n,
 // train-ai=n"; "search=no, ai-train=no"). [Table.Cut] tells such lines.
 func refusals(stmt string, signal bool) string {
-	var refused []string
-	seen := make(map[string]bool)
-	add := func(members string) {
-		for label, v := range usage.All(members) {
-			if v == "n" && !seen[label] {
-				seen[label] = true
-				refused = append(refused, label)
-			}
-		}
-	}
+	var r refused
 	if signal {
 		m, _ := usage.ParseContentSignal(stmt)
-		add(m)
+		r.add(m)
 	} else {
 		// The members before the cut, or before one that does not
 		// parse, as the whole statement's scan reads them.
 		for sc := sfv.Scan(stmt); sc.Next(); {
 			if m := sc.Member(); m.Token && m.Value == "n" {
-				add(m.Key + "=n")
+				r.add(m.Key + "=n")
 			}
 		}
 	}
-	add("train-ai=n")
+	r.add("train-ai=n")
+	return r.text(signal)
+}
+
+// noes returns the refusals (label=n) of a whole Content-Usage
+// statement, or a Content-Signal value when signal is set, read as the
+// statement is, written as refusals writes them; "" when it refuses
+// nothing. They are what it says to the crawlers of its group it does
+// not speak for (see usageRun).
+func noes(stmt string, signal bool) string {
+	var r refused
+	var m string
+	if signal {
+		m, _ = usage.ParseContentSignal(stmt)
+	} else {
+		m, _ = usage.Parse(stmt)
+	}
+	r.add(m)
+	return r.text(signal)
+}
+
+// refused gathers the labels of refusals, each once, in order.
+type refused []string
+
+// add adds the labels members refuse.
+func (r *refused) add(members string) {
+	for label, v := range usage.All(members) {
+		if v == "n" && !slices.Contains(*r, label) {
+			*r = append(*r, label)
+		}
+	}
+}
+
+// text writes the refusals in the vocabulary of a Content-Usage
+// statement, or of a Content-Signal value when signal is set.
+func (r refused) text(signal bool) string {
 	var b strings.Builder
-	for i, label := range refused {
+	for i, label := range r {
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -100,11 +128,24 @@ type usageRule struct {
 // line of another key (a rule, a record such as a crawl-delay, a
 // sitemap), as a file whose groups each end in a rule is read. Google's
 // grouping, which the allow and disallow rules keep, lets only those end
-// a group, so a group may hold several runs, and a statement made for one
-// crawler must not reach the others named after it.
+// a group, so a group may hold several runs, and a yes made for one
+// crawler must not reach the others named after it; its refusals do (see
+// builder.spread).
 type usageRun struct {
 	group  uint32
 	lo, hi uint32 // its user-agent lines, [lo, hi) of the file's
+	// spread marks the run of the other lines of its group, those after
+	// or before a run, that reads the refusals of that run's statements
+	// (see builder.spread): the crawlers of a group obey its rules, and
+	// a no made for some of them must not fail open for the others.
+	spread bool
+	from   uint32 // the run whose refusals it reads, when spread
+}
+
+// mine reports whether run r, of those a crawler reads (runs), is to be
+// read: not one that spreads to it the refusals of a run it reads whole.
+func (u *usageRules) mine(runs []int, r int) bool {
+	return !u.runs[r].spread || !slices.Contains(runs, int(u.runs[r].from))
 }
 
 // A signalRecord is a Content-Signal record of a group and its run.
@@ -121,6 +162,9 @@ type usageRules struct {
 	runs    []usageRun
 	signals []signalRecord
 	cut     []uint32 // the lines of statements cut short, in order
+	// selected holds every run, for a table Select makes (see
+	// Table.SelectedRuns).
+	selected []int
 
 	indexOnce sync.Once // see index
 	runIndex  *runIndex
@@ -134,6 +178,67 @@ func (b *builder) run() uint32 {
 	}
 	b.runs = append(b.runs, usageRun{group: uint32(len(b.groups) - 1), lo: b.runLo, hi: uint32(len(b.agents))})
 	return uint32(len(b.runs) - 1)
+}
+
+// spread gives the refusals of the statements of the group that ends,
+// the last, to its user-agent lines their runs do not hold, in runs that
+// follow the group's own: those lines obey the group's rules (Google's
+// grouping), and a statement's yes speaks only for its run, but its no
+// for every crawler of the group.
+func (b *builder) spread() {
+	g := uint32(len(b.groups) - 1)
+	end := len(b.runs)
+	first := end
+	for first > 0 && b.runs[first-1].group == g {
+		first--
+	}
+	lo, hi := b.groups[g].agents, uint32(len(b.agents))
+	rule, signal := 0, 0 // the first of the group's rules and signals
+	for rule < len(b.usage) && b.usage[rule].run < uint32(first) {
+		rule++
+	}
+	for signal < len(b.signals) && b.signals[signal].run < uint32(first) {
+		signal++
+	}
+	for r := first; r < end; r++ {
+		run := b.runs[r]
+		for _, others := range [...][2]uint32{{lo, run.lo}, {run.hi, hi}} {
+			if others[0] == others[1] {
+				continue
+			}
+			to := uint32(len(b.runs))
+			added := false
+			// The run's rules decide apart, whole (see RunUsage): a yes
+			// at a longer path takes a shorter path's no back.
+			refuses := false
+			for i := rule; i < len(b.usage) && b.usage[i].run == uint32(r); i++ {
+				u := b.usage[i]
+				refuses = refuses || noes(string(b.usageText[u.off+uint32(u.n):u.off+uint32(u.n)+uint32(u.sn)]), false) != ""
+			}
+			for i := rule; refuses && i < len(b.usage) && b.usage[i].run == uint32(r); i++ {
+				u := b.usage[i]
+				u.run = to // its text shared
+				b.usage = append(b.usage, u)
+				added = true
+			}
+			for i := signal; i < len(b.signals) && b.signals[i].run == uint32(r); i++ {
+				rec := b.records[b.signals[i].record]
+				if noes(string(b.text[rec.off:rec.off+uint32(rec.n)]), true) != "" {
+					b.signals = append(b.signals, signalRecord{record: b.signals[i].record, run: to})
+					added = true
+				}
+			}
+			if added {
+				b.runs = append(b.runs, usageRun{group: g, lo: others[0], hi: others[1], spread: true, from: uint32(r)})
+			}
+		}
+		for rule < len(b.usage) && b.usage[rule].run == uint32(r) {
+			rule++
+		}
+		for signal < len(b.signals) && b.signals[signal].run == uint32(r) {
+			signal++
+		}
+	}
 }
 
 func (b *builder) usageRule(l *Line) {
@@ -166,7 +271,7 @@ func (s *usageRules) size() int {
 		return 0
 	}
 	n := int(unsafe.Sizeof(*s)) + len(s.text) + cap(s.rules)*int(unsafe.Sizeof(usageRule{})) +
-		cap(s.runs)*int(unsafe.Sizeof(usageRun{})) + cap(s.signals)*int(unsafe.Sizeof(signalRecord{})) + cap(s.cut)*4
+		cap(s.runs)*int(unsafe.Sizeof(usageRun{})) + cap(s.signals)*int(unsafe.Sizeof(signalRecord{})) + cap(s.cut)*4 + cap(s.selected)*int(unsafe.Sizeof(0))
 	if ix := s.runIndex; ix != nil { // built (see index)
 		n += int(unsafe.Sizeof(*ix)) + cap(ix.global)*int(unsafe.Sizeof(0))
 		for tok, runs := range ix.named {
@@ -285,8 +390,15 @@ func (t *Table) Signals(runs []int) []Record {
 	signals := t.more.usage.signals
 	var out []Record
 	for _, r := range runs {
+		if !t.more.usage.mine(runs, r) {
+			continue
+		}
 		for i := sort.Search(len(signals), func(i int) bool { return signals[i].run >= uint32(r) }); i < len(signals) && signals[i].run == uint32(r); i++ {
-			out = append(out, t.record(&t.more.records[signals[i].record]))
+			rec := t.record(&t.more.records[signals[i].record])
+			if t.more.usage.runs[r].spread { // its refusals alone, which spread kept it for
+				rec.Value = noes(rec.Value, true)
+			}
+			out = append(out, rec)
 		}
 	}
 	return out
@@ -320,8 +432,9 @@ func (t *Table) speakers(g int) map[int][2]int {
 	out := make(map[int][2]int, len(rules)+len(signals))
 	first := int(t.file.groups[g].agents)
 	note := func(line, run uint32) {
-		r := u.runs[run]
-		out[int(line)] = [2]int{int(r.lo) - first, int(r.hi) - first}
+		if r := u.runs[run]; !r.spread { // their refusals reach the rest of the group
+			out[int(line)] = [2]int{int(r.lo) - first, int(r.hi) - first}
+		}
 	}
 	for _, r := range rules {
 		note(r.line, r.run)
@@ -353,7 +466,9 @@ func (t *Table) usageOf(g int) []UsageRule {
 	rules, _ := u.groupRules(g)
 	var out []UsageRule
 	for i := range rules {
-		out = append(out, u.rule(&rules[i]))
+		if !u.runs[rules[i].run].spread { // the refusals of another (see spread)
+			out = append(out, u.rule(&rules[i]))
+		}
 	}
 	return out
 }
@@ -371,14 +486,53 @@ func (t *Table) DecideUsage(dst []UsageRule, runs []int, path string) []UsageRul
 }
 
 // RunUsage is DecideUsage, and returns the number of rules it matched
-// against path, each at a cost linear in path.
+// against path, each at a cost linear in path. A run that spreads
+// refusals (see builder.spread) decides apart, as its own run's crawlers
+// read it, and gives its refusals alone, but for a line the crawler's
+// own runs, or another such run, decide by already.
 func (t *Table) RunUsage(dst []UsageRule, runs []int, path string) (_ []UsageRule, tried int) {
+	start := len(dst)
+	dst, tried = t.decideRuns(dst, runs, path, false)
+	u := t.more.usage
+	if u == nil {
+		return dst, tried
+	}
+	for i, run := range runs {
+		if !u.runs[run].spread || !u.mine(runs, run) {
+			continue
+		}
+		n := len(dst)
+		var more int
+		dst, more = t.decideRuns(dst, runs[i:i+1], path, true)
+		tried += more
+		kept := dst[:n]
+		for _, r := range dst[n:] {
+			if r.Statement = noes(r.Statement, false); r.Statement != "" &&
+				!slices.ContainsFunc(kept[start:], func(o UsageRule) bool { return o.Line == r.Line }) {
+				kept = append(kept, r)
+			}
+		}
+		dst = kept
+	}
+	if len(dst) == 0 {
+		return nil, tried // none, as when none matched
+	}
+	return dst, tried
+}
+
+// decideRuns appends to dst the rules of those of runs that spread
+// refusals, or of the others, that decide for path, for RunUsage.
+func (t *Table) decideRuns(dst []UsageRule, runs []int, path string, spread bool) (_ []UsageRule, tried int) {
 	start, best := len(dst), -1
+	ours := func(r int) bool { return t.more.usage.runs[r].spread == spread }
 	var grams *gramSet // the path's, once the rules are many
 	if n := 0; len(runs) > 1 {
 		// Counted over the runs, as a table of them selected as one
 		// counts them, so that both pass over the same rules.
 		for _, r := range runs {
+			if !ours(r) {
+				continue
+			}
 			if n += len(t.runUsage(r)); n > smallGroup {
 				grams = new(gramSet)
 				grams.add(path)
@@ -387,6 +541,9 @@ func (t *Table) RunUsage(dst []UsageRule, runs []int, path string) (_ []UsageRul
 		}
 	}
 	for _, run := range runs {
+		if t.more.usage == nil || !ours(run) {
+			continue
+		}
 		rules := t.runUsage(run)
 		if grams == nil && len(rules) > smallGroup {
 			grams = new(gramSet)
@@ -417,7 +574,9 @@ func (t *Table) RunUsage(dst []UsageRule, runs []int, path string) (_ []UsageRul
 }
 
 // selectUsage returns the Content-Usage rules of the given runs as run
-// 0, for Select; nil when they have none.
+// 0, but those of each run that spreads refusals (see builder.spread),
+// which decides apart, as a run of its own after it, for Select; nil
+// when they have none.
 func (t *Table) selectUsage(runs []int) *usageRules {
 	n, size := 0, 0
 	for _, run := range runs {
@@ -431,20 +590,52 @@ func (t *Table) selectUsage(runs []int) *usageRules {
 	}
 	rules := make([]usageRule, 0, n)
 	text := make([]byte, 0, size)
-	for _, run := range runs {
-		for _, r := range t.runUsage(run) {
-			end := r.off + uint32(r.n) + uint32(r.sn)
-			off := uint32(len(text))
-			text = append(text, t.more.usage.text[r.off:end]...)
-			r.off, r.run = off, 0
-			rules = append(rules, r)
+	sel := []usageRun{{}}
+	for _, spread := range [...]bool{false, true} {
+		for _, run := range runs {
+			if t.more.usage.runs[run].spread != spread || !t.more.usage.mine(runs, run) {
+				continue
+			}
+			to := uint32(0)
+			if spread {
+				to = uint32(len(sel))
+				sel = append(sel, usageRun{spread: true, from: math.MaxUint32}) // of no run of its table
+			}
+			for _, r := range t.runUsage(run) {
+				end := r.off + uint32(r.n) + uint32(r.sn)
+				off := uint32(len(text))
+				text = append(text, t.more.usage.text[r.off:end]...)
+				r.off, r.run = off, to
+				rules = append(rules, r)
+			}
 		}
 	}
-	return &usageRules{text: view(text), rules: rules, runs: selectedRuns}
+	if len(sel) == 1 {
+		return &usageRules{text: view(text), rules: rules, runs: ownRun, selected: ownRunIndex} // the common case
+	}
+	all := make([]int, len(sel))
+	for i := range all {
+		all[i] = i
+	}
+	return &usageRules{text: view(text), rules: rules, runs: sel, selected: all}
 }
 
-// selectedRuns are the runs of every table Select makes: one, of group 0.
-var selectedRuns = []usageRun{{}}
+// ownRun and ownRunIndex are the runs of a table Select makes when no
+// run spreads refusals to its crawler, shared.
+var (
+	ownRun      = []usageRun{{}}
+	ownRunIndex = []int{0}
+)
+
+// SelectedRuns returns the runs of a table [Table.Select] made, to read
+// its Content-Usage rules by: the crawler's, and those that spread
+// refusals to it; the table's own, which the caller must not change.
+func (t *Table) SelectedRuns() []int {
+	if t.more.usage == nil {
+		return nil
+	}
+	return t.more.usage.selected
+}
 
 // lacks reports whether pattern holds a four-byte piece of a literal run
 // whose gram is not in grams, a path's: then it cannot match the path.

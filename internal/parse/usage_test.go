@@ -157,16 +157,16 @@ func bruteAll(f *File, tb *Table, tokens ...string) []UsageRule {
 }
 
 // bruteUsage decides the usage rules of path for a crawler known by
-// tokens by matching every rule of the rich form whose run speaks for it.
+// tokens by matching every rule of the rich form whose run speaks for it,
+// and then, run by run, those of each other run whose group's other
+// user-agent lines speak for it, of which it keeps the refusals not of a
+// line kept.
 func bruteUsage(f *File, tb *Table, path string, tokens ...string) []UsageRule {
 	groups, named := tb.AppendGroups(nil, tokens...)
-	var out []UsageRule
-	best := -1
-	for _, g := range groups {
-		for _, r := range f.Groups[g].Usage {
-			if !speaksFor(runOf(f, f.Groups[g], r.Line), named, tokens) {
-				continue
-			}
+	decide := func(rules []UsageRule) []UsageRule {
+		var out []UsageRule
+		best := -1
+		for _, r := range rules {
 			if r.Path != "" && !match.Match(r.Path, path) || len(r.Path) < best {
 				continue
 			}
@@ -174,6 +174,40 @@ func bruteUsage(f *File, tb *Table, path string, tokens ...string) []UsageRule {
 				out, best = out[:0], len(r.Path)
 			}
 			out = append(out, r)
+		}
+		return out
+	}
+	var own []UsageRule
+	var spread [][]UsageRule // by run, in file order
+	for _, g := range groups {
+		grp := f.Groups[g]
+		runs := make(map[int]int) // by its first user-agent line: its index in spread
+		for _, r := range grp.Usage {
+			run := runOf(f, grp, r.Line)
+			if speaksFor(run, named, tokens) {
+				own = append(own, r)
+				continue // read whole
+			}
+			i := slices.Index(grp.Agents, run[0])
+			others := append(slices.Clone(grp.Agents[:i]), grp.Agents[i+len(run):]...)
+			if !speaksFor(others, named, tokens) {
+				continue
+			}
+			k, ok := runs[run[0].Line]
+			if !ok {
+				k = len(spread)
+				runs[run[0].Line] = k
+				spread = append(spread, nil)
+			}
+			spread[k] = append(spread[k], r)
+		}
+	}
+	out := decide(own)
+	for _, rules := range spread {
+		for _, r := range decide(rules) {
+			if r.Statement = noes(r.Statement, false); r.Statement != "" && !slices.ContainsFunc(out, func(o UsageRule) bool { return o.Line == r.Line }) {
+				out = append(out, r)
+			}
 		}
 	}
 	return out
@@ -212,12 +246,13 @@ func TestDecideUsage(t *testing.T) {
 		if !slices.Equal(lines, tt.lines) {
 			t.Errorf("%s %s: deciding lines %v, want %v", tt.agent, tt.path, lines, tt.lines)
 		}
-		var sel []int
-		for _, r := range tb.Select(groups, runs).DecideUsage(nil, []int{0}, tt.path) {
-			sel = append(sel, r.Line)
+		var selLines []int
+		sel := tb.Select(groups, runs)
+		for _, r := range sel.DecideUsage(nil, sel.SelectedRuns(), tt.path) {
+			selLines = append(selLines, r.Line)
 		}
-		if !slices.Equal(sel, tt.lines) {
-			t.Errorf("%s %s: the selected table's deciding lines %v, want %v", tt.agent, tt.path, sel, tt.lines)
+		if !slices.Equal(selLines, tt.lines) {
+			t.Errorf("%s %s: the selected table's deciding lines %v, want %v", tt.agent, tt.path, selLines, tt.lines)
 		}
 	}
 	_, runs := runsFor(tb, "TieBot")
@@ -302,8 +337,8 @@ func TestPropertyDecideUsageAgreesWithBruteForce(t *testing.T) {
 				if got := usageRulesOf(sel, []int{0}); !reflect.DeepEqual(got, all) {
 					t.Fatalf("Select(%v, %v).UsageRules = %v, want %v\nbody:\n%s", groups, runs, got, all, body)
 				}
-				if sel.HasUsage([]int{0}) != (len(all) > 0) || tb.HasUsage(runs) != sel.HasUsage([]int{0}) {
-					t.Fatalf("HasUsage(%v) = %v, selected %v\nbody:\n%s", runs, tb.HasUsage(runs), sel.HasUsage([]int{0}), body)
+				if len(all) > 0 && !sel.HasUsage(sel.SelectedRuns()) || tb.HasUsage(runs) != sel.HasUsage(sel.SelectedRuns()) {
+					t.Fatalf("HasUsage(%v) = %v, selected %v\nbody:\n%s", runs, tb.HasUsage(runs), sel.HasUsage(sel.SelectedRuns()), body)
 				}
 				for _, g := range f.Groups {
 					var lines []int
@@ -330,7 +365,7 @@ func TestPropertyDecideUsageAgreesWithBruteForce(t *testing.T) {
 					if got := tb.DecideUsage(nil, runs, path); !reflect.DeepEqual(got, want) {
 						t.Fatalf("DecideUsage(%v, %q) = %+v, brute force %+v\nbody:\n%s", runs, path, got, want, body)
 					}
-					if got := sel.DecideUsage(nil, []int{0}, path); !reflect.DeepEqual(got, want) {
+					if got := sel.DecideUsage(nil, sel.SelectedRuns(), path); !reflect.DeepEqual(got, want) {
 						t.Fatalf("selected DecideUsage(%q) = %+v, brute force %+v\nbody:\n%s", path, got, want, body)
 					}
 				}
@@ -465,7 +500,8 @@ func FuzzDecideUsage(f *testing.F) {
 				if got := tb.DecideUsage(nil, runs, path); !reflect.DeepEqual(got, want) {
 					t.Fatalf("DecideUsage(%v, %q) = %+v, brute force %+v", runs, path, got, want)
 				}
-				if got := tb.Select(groups, runs).DecideUsage(nil, []int{0}, path); !reflect.DeepEqual(got, want) {
+				if sel := tb.Select(groups, runs); !reflect.DeepEqual(sel.DecideUsage(nil, sel.SelectedRuns(), path), want) {
+					got := sel.DecideUsage(nil, sel.SelectedRuns(), path)
 					t.Fatalf("selected DecideUsage(%q) = %+v, brute force %+v", path, got, want)
 				}
 			}
@@ -487,7 +523,9 @@ func usageRulesOf(t *Table, groups []int) []UsageRule {
 // speaks for the user-agent lines before it up to the last rule of any
 // kind, not for those after it that join its group because no allow or
 // disallow rule came between (consent80: ExampleBot was given GPTBot's
-// train-ai=y); allow and disallow rules keep Google's grouping.
+// train-ai=y); allow and disallow rules keep Google's grouping. Its
+// refusals reach every crawler of its group, which obeys the group's
+// rules (consent84: LateBot was refused nothing LastBot's line refused).
 func TestUsageSpeaksForItsRun(t *testing.T) {
 	body := "User-agent: GPTBot\nContent-Usage: train-ai=y\nContent-Signal: ai-train=yes\n" +
 		"\nUser-agent: ExampleBot\nUser-agent: *\nDisallow: /private/\nContent-Usage: /x search=n\n" +
@@ -503,11 +541,11 @@ func TestUsageSpeaksForItsRun(t *testing.T) {
 		agent          string
 		usage, signals []int // the lines that speak for agent
 	}{
-		{"GPTBot", []int{2}, []int{3}},
+		{"GPTBot", []int{2, 8}, []int{3}}, // line 8's search=n, of its group
 		{"ExampleBot", []int{8}, nil},
 		{"Other", []int{8}, nil}, // named nowhere: the "*" run's
-		{"LateBot", nil, []int{10}},
-		{"LastBot", []int{12}, nil},
+		{"LateBot", []int{12}, []int{10}},
+		{"LastBot", []int{12}, []int{10}},
 	} {
 		groups, runs := runsFor(tb, tt.agent)
 		var got []int
@@ -597,7 +635,7 @@ func TestRefusals(t *testing.T) {
 func TestRunIndexSizeAndNoTokens(t *testing.T) {
 	var b strings.Builder
 	for i := range 200 {
-		fmt.Fprintf(&b, "User-agent: bot%c%c\nContent-Usage: /x%d train-ai=n\n", 'a'+i%26, 'a'+i/26, i)
+		fmt.Fprintf(&b, "User-agent: bot%c%c\nContent-Usage: /x%d train-ai=n\nAllow: /\n", 'a'+i%26, 'a'+i/26, i)
 	}
 	b.WriteString("User-agent: *\nContent-Usage: search=n\n")
 	tb := Compile([]byte(b.String()))
