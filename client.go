@@ -179,7 +179,7 @@ func (c *Client) Close() error {
 		c.clock.stop()
 	}
 	c.fetches.Wait()
-	if !wraps(c.fetcher.hc.Transport, func(t *http.Transport) bool { return t == http.DefaultTransport }) {
+	if !wraps(c.fetcher.hc.Transport, func(rt http.RoundTripper) bool { return rt == http.DefaultTransport }) {
 		c.fetcher.hc.CloseIdleConnections()
 	}
 	return nil

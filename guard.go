@@ -45,28 +45,44 @@ func PublicOnly(t *http.Transport) *http.Transport { return guardTransport(t, ni
 // transport that dials only through the guard's dialer: one PublicOnly
 // made, or a Clone of one, with no proxy or other dial function set since.
 func isGuard(rt http.RoundTripper) bool {
-	return wraps(rt, func(t *http.Transport) bool {
+	return wraps(rt, func(rt http.RoundTripper) bool {
+		t, ok := rt.(*http.Transport)
 		//lint:ignore SA1019 a deprecated dial function set would bypass the guard
-		return t.Proxy == nil && t.DialTLSContext == nil && t.DialTLS == nil && t.Dial == nil &&
+		return ok && t.Proxy == nil && t.DialTLSContext == nil && t.DialTLS == nil && t.Dial == nil &&
 			t.DialContext != nil && reflect.ValueOf(t.DialContext).Pointer() == guardDial
 	})
 }
+
+// isSigner reports whether rt is or wraps, as [NewTransport] says,
+// botauth's signing transport, told by its type (botauth imports this
+// package, and a method to tell it by would be API).
+func isSigner(rt http.RoundTripper) bool {
+	return wraps(rt, func(rt http.RoundTripper) bool {
+		t := reflect.TypeOf(rt)
+		return t.Kind() == reflect.Pointer && t.Elem().PkgPath() == botauthPath && t.Elem().Name() == "transport"
+	})
+}
+
+// botauthPath is the import path of package botauth.
+const botauthPath = "github.com/robotsgate/robotstxt/botauth"
 
 // guardDial is the code of the guard's dial function, which tells a
 // guard's transport, and each copy of it, from any other.
 var guardDial = reflect.ValueOf((*guardDialer)(nil).DialContext).Pointer()
 
-// wraps reports whether rt (http.DefaultTransport when nil) is an
-// *http.Transport for which is reports true, or wraps one: a [Transport],
+// wraps reports whether rt (http.DefaultTransport when nil) is a
+// RoundTripper for which is reports true, or wraps one: a [Transport],
 // NewClientTransport's Client's, or a RoundTripper with a method
 // Unwrap() http.RoundTripper.
-func wraps(rt http.RoundTripper, is func(*http.Transport) bool) bool {
+func wraps(rt http.RoundTripper, is func(http.RoundTripper) bool) bool {
 	for range maxUnwrap {
-		switch v := rt.(type) {
-		case nil:
+		if rt == nil {
 			rt = http.DefaultTransport
-		case *http.Transport:
-			return is(v)
+		}
+		if is(rt) {
+			return true
+		}
+		switch v := rt.(type) {
 		case *Transport:
 			rt = v.next
 		case *forwarder:

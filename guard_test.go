@@ -490,9 +490,13 @@ func TestGuardWrapped(t *testing.T) {
 		} {
 			t.Cleanup(func() { _ = c.Close() })
 			func() {
+				// The guard alone does not sign: under pages signed, a
+				// Client's robots.txt must be (see TestTransportSigned
+				// PagesNeedSignedRobots).
+				unsigned := cname == "the guard" && strings.Contains(name, "signing")
 				defer func() {
-					if r := recover(); r != nil {
-						t.Errorf("%s, Client through %s: %v", name, cname, r)
+					if r := recover(); (r != nil) != unsigned || unsigned && !strings.Contains(fmt.Sprint(r), "sign the pages") {
+						t.Errorf("%s, Client through %s: recovered %v", name, cname, r)
 					}
 				}()
 				hc := &http.Client{Transport: NewTransport(c, next)}
@@ -507,6 +511,54 @@ func TestGuardWrapped(t *testing.T) {
 	}
 	// A cycle of wrappers ends the search: nothing to see, no hang.
 	NewTransport(newTestClient(t), cycle{})
+}
+
+// TestTransportSignedPagesNeedSignedRobots: NewTransport panics when it
+// would sign the pages (next is or wraps botauth's transport) but c
+// fetches robots.txt unsigned (botauth84): a site refusing unsigned
+// crawlers with a 403 read as allowing everything, and the signed
+// crawler was sent to a path its robots.txt disallows. Through
+// NewClientTransport, robots.txt is fetched signed and the path refused.
+func TestTransportSignedPagesNeedSignedRobots(t *testing.T) {
+	checkLeaks(t)
+	var unsignedPages atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Header.Get("Signature-Input") == "":
+			if r.URL.Path != "/robots.txt" {
+				unsignedPages.Add(1)
+			}
+			http.Error(w, "verified bots only", http.StatusForbidden)
+		case r.URL.Path == "/robots.txt":
+			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+		default:
+			_, _ = io.WriteString(w, "secret")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	s := testSigner(t)
+	for name, c := range map[string]*Client{
+		"NewClient's own":       NewClient(WithUserAgent(testUA)),
+		"an unsigned transport": NewClient(WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: &http.Transport{}})),
+	} {
+		t.Cleanup(func() { _ = c.Close() })
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "sign the pages") {
+					t.Errorf("%s: recovered %v, want a panic saying the pages would be signed and robots.txt not", name, r)
+				}
+			}()
+			NewTransport(c, botauth.NewTransport(nil, s))
+		}()
+	}
+	c, tr := NewClientTransport(botauth.NewTransport(nil, s), []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	if _, err := get(context.Background(), &http.Client{Transport: tr}, srv.URL+"/private/page"); !errors.Is(err, ErrDisallowed) {
+		t.Errorf("NewClientTransport: /private/page: %v, want ErrDisallowed by the robots.txt served signed", err)
+	}
+	if n := unsignedPages.Load(); n != 0 {
+		t.Errorf("%d pages asked unsigned", n)
+	}
 }
 
 // cycle is a RoundTripper that claims to wrap itself.

@@ -153,8 +153,11 @@ type Transport struct {
 // c fetches robots.txt through its own HTTP client, not next: so that no
 // robots.txt is fetched unguarded while the pages are guarded, it panics
 // when next is or wraps a [PublicOnly] transport and c's HTTP client
-// neither is nor wraps one (use [NewClientTransport]), and too if c is nil
-// or not made by NewClient. A RoundTripper wraps the one it sends
+// neither is nor wraps one (use [NewClientTransport]); so that none is
+// fetched unsigned while the pages are signed (a site refusing unsigned
+// crawlers with a 403 would read as allowing everything), when next is
+// or wraps botauth's signing transport and c's HTTP client neither is
+// nor wraps one; and too if c is nil or not made by NewClient. A RoundTripper wraps the one it sends
 // through if it is a Transport or botauth's signing transport, or if it
 // has a method Unwrap() http.RoundTripper that returns it: a wrapper of
 // another module should have one, or this check cannot see the guard.
@@ -166,6 +169,11 @@ func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *T
 		panic("robotstxt: NewTransport(c, next) would guard the pages (next is or wraps a PublicOnly transport) " +
 			"but not c's robots.txt fetches, which go through c's own HTTP client: make both with " +
 			"NewClientTransport(next, clientOpts), or give c a guard with WithHTTPClient(&http.Client{Transport: next})")
+	}
+	if isSigner(next) && !isSigner(c.fetcher.hc.Transport) {
+		panic("robotstxt: NewTransport(c, next) would sign the pages (next is or wraps botauth's transport) " +
+			"but not c's robots.txt fetches, whose 403 to an unsigned crawler would read as allow-all: make both with " +
+			"NewClientTransport(next, clientOpts), or sign c's with WithHTTPClient(&http.Client{Transport: next})")
 	}
 	return newTransport(c, next, opts)
 }

@@ -45,7 +45,11 @@ import (
 // CloseIdleConnections reaches next's.
 //
 // Give it a robotstxt.PublicOnly transport as next, not the other way
-// round: its Unwrap method lets robotstxt.NewTransport see the guard. Put
+// round: its Unwrap method lets robotstxt.NewTransport see the guard.
+// Give it to robotstxt.NewClientTransport, which signs the Client's
+// robots.txt fetches too: robotstxt.NewTransport panics given it while
+// its Client fetches robots.txt unsigned, which a site refusing unsigned
+// crawlers with a 403 would have read as allowing everything. Put
 // it below a robotstxt.Transport (as its next), never above: a request
 // signed above one waits there for its pacing turn, and may be sent after
 // its signature expires. It panics if s is nil or was not made by
