@@ -42,7 +42,7 @@ const (
 type outcome int
 
 const (
-	healthy  outcome = iota // Redis answered (a nil reply and WRONGTYPE included)
+	healthy  outcome = iota // Redis answered (a nil reply, WRONGTYPE and OOM included)
 	failed                  // Redis did not answer usefully: network error, timeout, LOADING…
 	unjudged                // says nothing about Redis: the caller gave up, or a cluster's slot map was loading
 	short                   // the caller's deadline, shorter than the Store's timeout, came first: the Store asks Redis itself
@@ -59,7 +59,8 @@ const (
 // raised for them), which a breaker it opened would refuse.
 func classify(parent context.Context, err error, ran, had, timeout time.Duration) outcome {
 	switch {
-	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):
+	case err == nil, errors.Is(err, redis.Nil), isWrongType(err),
+		redis.HasErrorPrefix(err, "OOM"): // a full Redis refusing a write, which serves reads
 		return healthy
 	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && ran < minJudged, errors.Is(err, redis.ErrClosed),
 		redis.HasErrorPrefix(err, "TRYAGAIN"): // a cluster's slot moving to another node

@@ -30,8 +30,10 @@
 // evict: under any other policy Redis may drop a site's pacing state, a
 // volatile key like the files, to make room for a file, and the site's
 // next request then goes at once, inside its crawl-delay. (With
-// noeviction a full Redis refuses writes: files are fetched again and
-// paced requests fail, as in an outage, until it has room.) The pacing
+// noeviction a full Redis refuses writes: files it does not hold are
+// fetched again and paced requests fail, as in an outage, until it has
+// room; the files it holds are still read, its refusals opening no
+// breaker.) The pacing
 // state lives in Redis alone, for the turn's lease (30 s): a Redis that
 // restarts without it (no persistence, or a snapshot older than that), a
 // FLUSHALL or a failover that loses it frees every site at once, and

@@ -7,11 +7,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
@@ -266,5 +268,68 @@ func TestHungRedisWithoutSocketDeadlines(t *testing.T) {
 			})
 			resume()
 		})
+	}
+}
+
+// fillUp makes the Redis of admin full: maxmemory 1 under noeviction, as
+// a crawl storing a new site now and then reaches in time.
+func fillUp(t *testing.T, admin *redis.Client) {
+	t.Helper()
+	for _, kv := range [][2]string{{"maxmemory-policy", "noeviction"}, {"maxmemory", "1"}} {
+		if err := admin.ConfigSet(t.Context(), kv[0], kv[1]).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestFullRedisServesWhatItHolds: a Redis over its maxmemory under
+// noeviction refuses writes but serves reads (store84): a Get of a key it
+// lacks is a miss, not an error (a transaction, which a full Redis
+// refuses whole, read it), and its -OOM refusals of writes open no
+// breaker, which refused the reads of every file it held.
+func TestFullRedisServesWhatItHolds(t *testing.T) {
+	s, rdb, _ := newStore(t)
+	ctx := t.Context()
+	if err := s.Set(ctx, "https://kept.test:443", []byte("kept"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	fillUp(t, rdb)
+	for range 4 {
+		if _, err := s.Get(ctx, "https://absent.test:443"); !errors.Is(err, robotstxt.ErrCacheMiss) {
+			t.Errorf("Get of a key a full Redis lacks: %v, want ErrCacheMiss", err)
+		}
+		if err := s.Set(ctx, "https://new.test:443", []byte("v"), time.Hour); err == nil || !strings.Contains(err.Error(), "OOM") {
+			t.Errorf("Set on a full Redis: %v, want its OOM refusal", err)
+		}
+	}
+	if got, err := s.Get(ctx, "https://kept.test:443"); string(got) != "kept" || err != nil {
+		t.Errorf("Get of a key a full Redis holds: %q, %v; want it read", got, err)
+	}
+}
+
+// TestFullRedisFleetKeepsSharing: process A stored 30 sites' files, then
+// Redis filled up; process B, meeting new sites between them, reads each
+// of the 30 from Redis and fetches none again (store84: it fetched all 30,
+// 120 Store errors).
+func TestFullRedisFleetKeepsSharing(t *testing.T) {
+	srv, _ := newRedis(t)
+	w := newWeb(t)
+	kept, fresh := crawltest.Hosts("kept", 30), crawltest.Hosts("fresh", 10)
+	checkAll(t, newDefaultProcess(t, srv.Addr(), w), kept)
+	fillUp(t, newAdmin(t, srv))
+	b := newDefaultProcess(t, srv.Addr(), w)
+	for i, h := range kept {
+		if i%3 == 0 {
+			checkAll(t, b, fresh[i/3:i/3+1])
+		}
+		checkAll(t, b, []string{h})
+	}
+	for _, h := range kept {
+		if n := w.Fetches(h); n != 1 {
+			t.Errorf("%s fetched %d times, want once: Redis holds its file", h, n)
+		}
+	}
+	if st := b.Stats().Store; st.Hits != uint64(len(kept)) {
+		t.Errorf("B's Store: %+v, want %d hits", st, len(kept))
 	}
 }

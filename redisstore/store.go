@@ -83,22 +83,14 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	var val []byte
 	err := s.call(ctx, "GET", k, func(ctx context.Context) error {
 		// GETRANGE reads at most one byte past the bound; it answers ""
-		// for a missing key, which EXISTS tells from an empty value, read
-		// again with it in one transaction, lest a Set come between.
+		// for a missing key, which emptyScript tells from an empty value,
+		// reading both at once, lest a Set come between.
 		var err error
 		val, err = s.rdb.GetRange(ctx, k, 0, s.cfg.maxValue).Bytes()
 		if err == nil && len(val) == 0 {
-			var get *redis.StringCmd
-			var exists *redis.IntCmd
-			if _, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-				get, exists = p.GetRange(ctx, k, 0, s.cfg.maxValue), p.Exists(ctx, k)
-				return nil
-			}); err == nil {
-				val = []byte(get.Val())
-				if exists.Val() == 0 {
-					err = redis.Nil
-				}
-			}
+			var v string
+			v, err = emptyScript.Run(ctx, s.rdb, []string{k}, s.cfg.maxValue).Text() // redis.Nil for none
+			val = []byte(v)
 		}
 		return err
 	})
@@ -112,6 +104,17 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	}
 	return val, nil
 }
+
+// emptyScript returns the first ARGV[1]+1 bytes of KEYS[1], or nil when
+// it is missing. A script that writes nothing, it runs on a Redis over
+// its maxmemory, which serves reads: MULTI and EXEC would be refused
+// whole there.
+var emptyScript = redis.NewScript(`
+if redis.call("EXISTS", KEYS[1]) == 0 then
+	return false
+end
+return redis.call("GETRANGE", KEYS[1], 0, ARGV[1])
+`)
 
 // Set stores value under key for ttl, replacing whatever the Redis key
 // held. Redis keeps whole milliseconds: ttl is rounded up to one; a
