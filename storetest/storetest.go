@@ -387,7 +387,19 @@ func (s *suite) doneContext(t *testing.T, st robotstxt.Store, ctx context.Contex
 	case err == nil && taken != (release != nil):
 		t.Errorf("Lease under a done context: ok = %v but release = %v", taken, release != nil)
 	case taken:
+		// It says it took the lease: it holds it until released.
+		wantHeld(t, l, key)
 		release()
+	case err == nil:
+		// It says another holds the lease, which none does: a Client
+		// believing it waits out the whole lease wait before it fetches
+		// (25.8 s by default), where an error would have it fetch at once.
+		if release, ok, err := l.Lease(t.Context(), key, longTTL); ok {
+			release()
+			t.Errorf("Lease under a done context said another held the lease, which none held: want an error wrapping %v", ctx.Err())
+		} else if err != nil {
+			t.Errorf("Lease of a free key: %v", err)
+		}
 	}
 }
 

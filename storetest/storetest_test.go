@@ -41,6 +41,8 @@ const (
 	repliesOutOfStep flaw = "RepliesOutOfStep" // a cut Get leaves its reply for the next, as a connection put back out of step would
 	releaseOtherKeys flaw = "ReleaseOtherKeys" // a release frees the leases of other keys too
 	cutErrUnwrapped  flaw = "CutErrUnwrapped"  // a context that ends during a Get gives an error of the Store's own
+	failureIsHeld    flaw = "FailureIsHeld"    // a Lease that fails says another holds the lease, as one reading any error of "add" as "there" would
+	takenUnheld      flaw = "TakenUnheld"      // a Lease whose context is done says it took the lease, and holds none
 )
 
 // replyTime is how long a flawed mapStore's reply takes to come, after
@@ -148,6 +150,12 @@ func (m *mapStore) Set(ctx context.Context, k string, b []byte, ttl time.Duratio
 
 func (m *mapStore) Lease(ctx context.Context, k string, ttl time.Duration) (func(), bool, error) {
 	if err := m.check(ctx); err != nil {
+		switch m.flaw {
+		case failureIsHeld:
+			return nil, false, nil
+		case takenUnheld:
+			return func() {}, true, nil
+		}
 		return nil, false, err
 	}
 	m.mu.Lock()
@@ -249,6 +257,8 @@ func TestRunFindsFlaws(t *testing.T) {
 		repliesOutOfStep: {"CutCalls"},
 		releaseOtherKeys: {"LeaseExclusive"},
 		cutErrUnwrapped:  {"CutCalls"},
+		failureIsHeld:    {"ContextCanceled", "ContextDeadline"},
+		takenUnheld:      {"ContextCanceled", "ContextDeadline"},
 	} {
 		t.Run(string(f), func(t *testing.T) {
 			t.Parallel()
