@@ -473,8 +473,9 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 // robotsFileOf returns r, read in mode, as a reading lists it for the
 // Transport's crawler; at as robotsFile has it.
 func (t *Transport) robotsFileOf(r *Robots, mode Mode, at string) robotsFile {
-	_, named := r.t.AppendGroups(nil, t.c.tokens...)
-	return robotsFile{t: r.t, mode: mode, runs: r.t.UsageRuns(nil, named, t.c.tokens...), at: at}
+	groups, named := r.t.AppendGroups(nil, t.c.tokens...)
+	runs := r.t.UsageRuns(nil, named, t.c.tokens...)
+	return robotsFile{t: r.t, mode: mode, runs: r.t.Theirs(runs, groups, runs), at: at}
 }
 
 // refusals returns the preferences of u that are no.
@@ -2184,7 +2185,7 @@ func (rd *reading) robotsTxt(paths []string, files ...robotsFile) {
 		rules = slices.CompactFunc(rules, func(a, b parse.UsageRule) bool { return a.Line == b.Line })
 		for _, r := range rules {
 			counted := parseUsage(r.Statement).filter(func(label, v string) bool {
-				return prefOf(v) == PrefNo || prefOf(v) == PrefYes && f.at == "" && said[label]
+				return prefOf(v) == PrefNo || prefOf(v) == PrefYes && f.at == "" && !r.Theirs && said[label]
 			})
 			where, value := f.place(r.Line, r.Statement)
 			rd.list("robots.txt", where, value, counted)
@@ -2193,7 +2194,7 @@ func (rd *reading) robotsTxt(paths []string, files ...robotsFile) {
 	for _, f := range files {
 		for _, r := range signals(f.t, f.runs) {
 			u := parseContentSignal(r.Value)
-			if f.at != "" {
+			if f.at != "" || r.Theirs {
 				u = refusals(u)
 			}
 			where, value := f.place(r.Line, r.Value)

@@ -1192,9 +1192,10 @@ func TestReceiptListsWhatUsageCounts(t *testing.T) {
 			}
 			r, path := ParseMode([]byte(text), mode), pick(paths)
 			want := servedUsage(r.agentRules("examplebot"), path)
-			_, named := r.t.AppendGroups(nil, "examplebot")
+			groups, named := r.t.AppendGroups(nil, "examplebot")
+			runs := r.t.UsageRuns(nil, named, "examplebot")
 			rd := reading{record: true}
-			rd.robotsTxt(pathForms(path), robotsFile{t: r.t, mode: mode, runs: r.t.UsageRuns(nil, named, "examplebot")})
+			rd.robotsTxt(pathForms(path), robotsFile{t: r.t, mode: mode, runs: r.t.Theirs(runs, groups, runs)})
 			var got Usage
 			for _, s := range rd.signals {
 				got = got.combine(Usage{s.Label + "=" + s.Pref.String()})

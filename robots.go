@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,8 +54,8 @@ type Robots struct {
 	t     *parse.Table // indexed: a check looks only at rules that can match
 	mode  Mode
 	first atomic.Pointer[resolved]
-	// signals holds the Content-Signal preferences of other crawlers, by
-	// the first of their runs (see usage).
+	// signals holds the runs and Content-Signal preferences of other
+	// crawlers, by the first of their groups and runs (see usage).
 	signals sync.Map
 }
 
@@ -124,32 +125,45 @@ func (r *Robots) groups(agent string) []int {
 	}
 	groups, named := r.t.GroupsOf(agent)
 	if f == nil {
-		runs := r.t.RunsOf(agent, named)
+		runs := runsOf(r.t, groups, r.t.RunsOf(agent, named))
 		r.first.CompareAndSwap(nil, &resolved{agent: strings.Clone(agent), groups: groups, runs: runs, signal: signalOf(r.t, runs)})
 	}
 	return groups
 }
 
-// usage returns the runs that speak for agent (see parse.Table.RunsOf),
-// the table's own, and the preferences of their Content-Signal records,
-// remembered for the first crawler checked, and for the others by their
-// runs: a file of many records took 3.6 ms a check to read them again.
+// usage returns the runs that speak for agent (see runsOf) and the
+// preferences of their Content-Signal records, remembered for the first
+// crawler checked, and for the others by their groups and runs, which
+// are the table's own: a file of many records took 3.6 ms a check to
+// read them again.
 func (r *Robots) usage(agent string) ([]int, Usage) {
 	if f := r.first.Load(); f != nil && f.agent == agent {
 		return f.runs, f.signal
 	}
-	_, named := r.t.GroupsOf(agent)
-	runs := r.t.RunsOf(agent, named)
-	var key *int // the first of runs, which are the table's own; nil for none
-	if len(runs) > 0 {
-		key = &runs[0]
+	groups, named := r.t.GroupsOf(agent)
+	own := r.t.RunsOf(agent, named)
+	var key struct{ groups, own *int } // the first of each; nil for none
+	if len(groups) > 0 {
+		key.groups = &groups[0]
 	}
-	if u, ok := r.signals.Load(key); ok {
-		return runs, u.(Usage)
+	if len(own) > 0 {
+		key.own = &own[0]
 	}
-	u := signalOf(r.t, runs)
-	r.signals.Store(key, u)
-	return runs, u
+	if v, ok := r.signals.Load(key); ok {
+		read := v.(*resolved)
+		return read.runs, read.signal
+	}
+	runs := runsOf(r.t, groups, own)
+	read := &resolved{runs: runs, signal: signalOf(r.t, runs)}
+	r.signals.Store(key, read)
+	return runs, read.signal
+}
+
+// runsOf returns own, the runs of t that speak for a crawler obeying
+// groups, with those whose refusals alone reach it (see
+// parse.Table.Theirs); own when there are none.
+func runsOf(t *parse.Table, groups, own []int) []int {
+	return t.Theirs(slices.Clip(own), groups, own) // a copy, if it grows: own is the table's
 }
 
 // rulesPath returns path as the rules of mode compare it, and whether

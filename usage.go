@@ -185,7 +185,11 @@ func formsUsage(dst []parse.UsageRule, t *parse.Table, mode Mode, runs []int, pa
 func combined(rules []parse.UsageRule) Usage {
 	var c usage.Combiner
 	for _, r := range rules {
-		c.Add(parseUsage(r.Statement).members)
+		u := parseUsage(r.Statement)
+		if r.Theirs {
+			u = refusals(u) // see parse.Table.Theirs
+		}
+		c.Add(u.members)
 	}
 	return Usage{c.Members()}
 }
@@ -195,7 +199,11 @@ func combined(rules []parse.UsageRule) Usage {
 func signalOf(t *parse.Table, runs []int) Usage {
 	var c usage.Combiner
 	for _, r := range signals(t, runs) {
-		c.Add(parseContentSignal(r.Value).members)
+		u := parseContentSignal(r.Value)
+		if r.Theirs {
+			u = refusals(u) // see parse.Table.Theirs
+		}
+		c.Add(u.members)
 	}
 	return Usage{c.Members()}
 }

@@ -881,9 +881,9 @@ func refUsage(r *Robots, agent, url string) Usage {
 	// speaks reports whether the statement on line of group g speaks for
 	// agent: one of the user-agent lines it speaks for names agent, or
 	// when no group does, is "*"; and else whether one of the group's
-	// other lines does, which gives it the statement's refusals (spread),
+	// other lines does, which gives it the statement's refusals (theirs),
 	// and the first of the lines it speaks for, its run.
-	speaks := func(g, line int) (own, spread bool, run int) {
+	speaks := func(g, line int) (own, theirs bool, run int) {
 		b, ok := f.Groups[g].Speakers[line]
 		if !ok {
 			return false, false, 0
@@ -909,9 +909,9 @@ func refUsage(r *Robots, agent, url string) Usage {
 		return u
 	}
 	var own []parse.UsageRule
-	var spread [][]parse.UsageRule // by run
+	var theirRuns [][]parse.UsageRule // by run
 	records := f.Extensions
-	var spreadRecords []parse.Record
+	var theirRecords []parse.Record
 	for _, g := range r.groups(agent) {
 		runs := make(map[int]int)
 		for _, ur := range f.Groups[g].Usage {
@@ -921,11 +921,11 @@ func refUsage(r *Robots, agent, url string) Usage {
 			case theirs:
 				k, ok := runs[run]
 				if !ok {
-					k = len(spread)
+					k = len(theirRuns)
 					runs[run] = k
-					spread = append(spread, nil)
+					theirRuns = append(theirRuns, nil)
 				}
-				spread[k] = append(spread[k], ur)
+				theirRuns[k] = append(theirRuns[k], ur)
 			}
 		}
 		for _, rec := range f.Groups[g].Extensions {
@@ -933,21 +933,29 @@ func refUsage(r *Robots, agent, url string) Usage {
 			case mine:
 				records = append(records, rec)
 			case theirs:
-				spreadRecords = append(spreadRecords, rec)
+				theirRecords = append(theirRecords, rec)
 			}
 		}
 	}
 	u := decide(own)
-	for _, rules := range spread {
+	for _, rules := range theirRuns {
 		u = u.combine(refusals(decide(rules)))
 	}
-	for _, rec := range records {
-		if rec.Key == "content-signal" {
+	// The records of groups in line order, as they combine.
+	theirLines := make(map[int]bool)
+	for _, rec := range theirRecords {
+		theirLines[rec.Line] = true
+	}
+	grouped := slices.Concat(records[len(f.Extensions):], theirRecords)
+	slices.SortStableFunc(grouped, func(a, b parse.Record) int { return a.Line - b.Line })
+	for _, rec := range slices.Concat(f.Extensions, grouped) {
+		switch {
+		case rec.Key != "content-signal":
+		case theirLines[rec.Line]:
+			u = u.combine(refusals(parseContentSignal(rec.Value)))
+		default:
 			u = u.combine(parseContentSignal(rec.Value))
 		}
-	}
-	for _, rec := range spreadRecords {
-		u = u.combine(refusals(parseContentSignal(rec.Value)))
 	}
 	return u
 }

@@ -76,11 +76,12 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 		return i >= 0 && speaksFor(slices.Concat(all[:i], all[i+len(agents):]), agent, named != nil)
 	}
 	var usageRules []parser.UsageRule
-	var spreadRules [][]parser.UsageRule  // by the lines they speak for, which decide apart
+	var theirRules [][]parser.UsageRule   // by the lines they speak for, which decide apart
+	theirsRefuse := false                 // one of them refuses a use: else they say nothing to agent
 	records := slices.Clone(f.Extensions) // those before the first group first, as Robots.Usage reads them
-	var spreadRecords []parser.Record
+	var theirRecords []parser.Record
 	for _, gi := range appliedGroups(f, agent) {
-		runs := make(map[int]int) // by the first line they speak for: their index in spreadRules
+		runs := make(map[int]int) // by the first line they speak for: their index in theirRules
 		for _, r := range f.Groups[gi].Usage {
 			switch {
 			case speaks(r.Agents):
@@ -88,11 +89,14 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 			case theirs(gi, r.Agents):
 				k, ok := runs[r.Agents[0].Line]
 				if !ok {
-					k = len(spreadRules)
+					k = len(theirRules)
 					runs[r.Agents[0].Line] = k
-					spreadRules = append(spreadRules, nil)
+					theirRules = append(theirRules, nil)
 				}
-				spreadRules[k] = append(spreadRules[k], r)
+				theirRules[k] = append(theirRules[k], r)
+				if stated, _ := readPrefs("content-usage", r.Statement); len(stated.refusals().labels) > 0 {
+					theirsRefuse = true
+				}
 			}
 		}
 		for _, r := range f.Groups[gi].Extensions {
@@ -100,7 +104,7 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 			case speaks(r.Agents):
 				records = append(records, r)
 			case r.Key == "content-signal" && theirs(gi, r.Agents):
-				spreadRecords = append(spreadRecords, r)
+				theirRecords = append(theirRecords, r)
 			}
 		}
 	}
@@ -120,7 +124,7 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 			}
 		}
 	}
-	for _, rec := range spreadRecords {
+	for _, rec := range theirRecords {
 		stated, _ := readPrefs(rec.Key, rec.Value)
 		if no := stated.refusals(); len(no.labels) > 0 && !slices.Contains(signals, rec.Line) {
 			signals = append(signals, rec.Line)
@@ -131,13 +135,13 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 		}
 	}
 	var items []prefItem
-	if len(usageRules)+len(spreadRules) > 0 {
+	if len(usageRules) > 0 || theirsRefuse {
 		it := prefItem{label: "usage", prefs: "unknown"}
 		path, spelled := matchPath(clientEscaped(url), p.mode), matchPath(clientEscaped(url), robotstxt.ModeGoogle)
 		forms := matcher.ServedForms(spelled)
 		rules, said := servedUsage(usageRules, append([]string{spelled}, forms...), p.mode)
 		own := len(rules) // the rules that speak for the agent; the rest give their refusals
-		for _, run := range spreadRules {
+		for _, run := range theirRules {
 			theirs, stated := servedUsage(run, append([]string{spelled}, forms...), p.mode)
 			if no := stated.refusals(); len(no.labels) > 0 {
 				said.combine(no)

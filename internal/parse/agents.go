@@ -124,7 +124,8 @@ func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) 
 }
 
 // SelectFor selects (see [Table.Select]) the groups AppendGroups(nil,
-// tokens...) returns and their runs UsageRuns returns, and returns those
+// tokens...) returns and their runs UsageRuns returns, with those whose
+// refusals alone reach the crawler (see [Table.Theirs]), and returns those
 // runs too, for a table selected from once: reading each user-agent line
 // once costs less than indexing them (2 % of BenchmarkClientColdPass).
 func (t *Table) SelectFor(tokens ...string) (*Table, []int) {
@@ -145,6 +146,7 @@ func (t *Table) SelectFor(tokens ...string) (*Table, []int) {
 		groups = global
 	}
 	runs := t.UsageRuns(nil, named != nil, tokens...)
+	runs = t.Theirs(runs, groups, runs)
 	return t.Select(groups, runs), runs
 }
 

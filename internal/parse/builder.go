@@ -147,9 +147,6 @@ func (b *builder) flag(l *Line) {
 
 func (b *builder) agent(l *Line) {
 	if len(b.groups) == 0 || b.inRule {
-		if len(b.groups) > 0 {
-			b.spread()
-		}
 		b.groups = append(b.groups, group{uint32(len(b.agents)), uint32(len(b.rules)), uint32(len(b.records))})
 		b.inRule = false
 	}
@@ -273,9 +270,6 @@ func (b *builder) diag(line int, k Kind, text string) {
 
 // finish returns the Table, and the diagnostics if b.lint.
 func (b *builder) finish(lines int) (*Table, []Diagnostic) {
-	if len(b.groups) > 0 {
-		b.spread()
-	}
 	var usage *usageRules
 	if len(b.runs)+len(b.cut) > 0 {
 		usage = &usageRules{text: string(b.usageText), rules: clone(b.usage), runs: clone(b.runs), signals: clone(b.signals), cut: clone(b.cut)}

@@ -60,6 +60,9 @@ type Record struct {
 	Key   string // lower case, such as "crawl-delay"
 	Value string // as written, white space trimmed
 	Line  int    // 1-based line number
+	// Theirs marks a Content-Signal record of a run whose refusals alone
+	// reach the crawler (see Table.Theirs): its yes is not for it.
+	Theirs bool
 }
 
 // A Parser holds the settings for reading a robots.txt body. The zero

@@ -131,16 +131,16 @@ func TestParseRecords(t *testing.T) {
 	if want := []string{"http://a/1.xml@2", "http://a/2.xml@5", "http://a/3.xml@10"}; !slices.Equal(sm, want) {
 		t.Errorf("sitemaps %q, want %q", sm, want)
 	}
-	if want := []Record{{"host", "pre.example", 1}}; !slices.Equal(f.Extensions, want) {
+	if want := []Record{{"host", "pre.example", 1, false}}; !slices.Equal(f.Extensions, want) {
 		t.Errorf("file extensions %v, want %v", f.Extensions, want)
 	}
 	if len(f.Groups) != 2 {
 		t.Fatalf("%d groups", len(f.Groups))
 	}
-	if want := []Record{{"crawl-delay", "2.5", 4}, {"x-thing", "Some Value", 6}}; !slices.Equal(f.Groups[0].Extensions, want) {
+	if want := []Record{{"crawl-delay", "2.5", 4, false}, {"x-thing", "Some Value", 6, false}}; !slices.Equal(f.Groups[0].Extensions, want) {
 		t.Errorf("group a extensions %v, want %v", f.Groups[0].Extensions, want)
 	}
-	if want := []Record{{"request-rate", "1/10", 9}}; !slices.Equal(f.Groups[1].Extensions, want) {
+	if want := []Record{{"request-rate", "1/10", 9, false}}; !slices.Equal(f.Groups[1].Extensions, want) {
 		t.Errorf("group b extensions %v, want %v", f.Groups[1].Extensions, want)
 	}
 	if f.Lines != 11 {
@@ -164,9 +164,9 @@ func TestParseLicenses(t *testing.T) {
 		"User-agent: c\n" + // 9: still group b
 		"Allow: /\n" // 10
 	want := []Record{
-		{"license", "https://example.com/license.xml", 1},
-		{"license", "/relative/license.xml", 4},
-		{"license", "http://other.example/terms", 6},
+		{"license", "https://example.com/license.xml", 1, false},
+		{"license", "/relative/license.xml", 4, false},
+		{"license", "http://other.example/terms", 6, false},
 	}
 	f := Parse([]byte(body))
 	if !slices.Equal(f.Licenses, want) {

@@ -22,7 +22,7 @@ func TestSelectDropsTheRest(t *testing.T) {
 	if want := 2*len("/foo") + len("3") + len("x-key") + len("v"); len(sel.text) != want {
 		t.Errorf("selected text %q, want %d bytes", sel.text, want)
 	}
-	if got := sel.Extensions([]int{0}); len(got) != 2 || got[0] != (Record{"crawl-delay", "3", 4}) || got[1] != (Record{"x-key", "v", 5}) {
+	if got := sel.Extensions([]int{0}); len(got) != 2 || got[0] != (Record{"crawl-delay", "3", 4, false}) || got[1] != (Record{"x-key", "v", 5, false}) {
 		t.Errorf("Extensions = %v", got)
 	}
 	if r, ok := sel.Decide([]int{0}, "/foo/bar"); !ok || r != (Rule{"/foo", 2, false}) {

@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -23,6 +22,9 @@ type UsageRule struct {
 	Path      string // normalised; "" matches every path, with length 0
 	Statement string // as written
 	Line      int
+	// Theirs marks a rule of a run whose refusals alone reach the
+	// crawler (see Table.Theirs): its yes is not for it.
+	Theirs bool
 }
 
 // refusals returns what a Content-Usage statement, or a Content-Signal
@@ -52,21 +54,21 @@ func refusals(stmt string, signal bool) string {
 	return r.text(signal)
 }
 
-// noes returns the refusals (label=n) of a whole Content-Usage
-// statement, or a Content-Signal value when signal is set, read as the
-// statement is, written as refusals writes them; "" when it refuses
-// nothing. They are what it says to the crawlers of its group it does
-// not speak for (see usageRun).
-func noes(stmt string, signal bool) string {
-	var r refused
+// refuses reports whether a Content-Usage statement, or a Content-Signal
+// value when signal is set, refuses a use, read as the statement is.
+func refuses(stmt string, signal bool) bool {
 	var m string
 	if signal {
 		m, _ = usage.ParseContentSignal(stmt)
 	} else {
 		m, _ = usage.Parse(stmt)
 	}
-	r.add(m)
-	return r.text(signal)
+	for _, v := range usage.All(m) {
+		if v == "n" {
+			return true
+		}
+	}
+	return false
 }
 
 // refused gathers the labels of refusals, each once, in order.
@@ -130,22 +132,10 @@ type usageRule struct {
 // grouping, which the allow and disallow rules keep, lets only those end
 // a group, so a group may hold several runs, and a yes made for one
 // crawler must not reach the others named after it; its refusals do (see
-// builder.spread).
+// Table.Theirs).
 type usageRun struct {
 	group  uint32
 	lo, hi uint32 // its user-agent lines, [lo, hi) of the file's
-	// spread marks the run of the other lines of its group, those after
-	// or before a run, that reads the refusals of that run's statements
-	// (see builder.spread): the crawlers of a group obey its rules, and
-	// a no made for some of them must not fail open for the others.
-	spread bool
-	from   uint32 // the run whose refusals it reads, when spread
-}
-
-// mine reports whether run r, of those a crawler reads (runs), is to be
-// read: not one that spreads to it the refusals of a run it reads whole.
-func (u *usageRules) mine(runs []int, r int) bool {
-	return !u.runs[r].spread || !slices.Contains(runs, int(u.runs[r].from))
 }
 
 // A signalRecord is a Content-Signal record of a group and its run.
@@ -178,67 +168,6 @@ func (b *builder) run() uint32 {
 	}
 	b.runs = append(b.runs, usageRun{group: uint32(len(b.groups) - 1), lo: b.runLo, hi: uint32(len(b.agents))})
 	return uint32(len(b.runs) - 1)
-}
-
-// spread gives the refusals of the statements of the group that ends,
-// the last, to its user-agent lines their runs do not hold, in runs that
-// follow the group's own: those lines obey the group's rules (Google's
-// grouping), and a statement's yes speaks only for its run, but its no
-// for every crawler of the group.
-func (b *builder) spread() {
-	g := uint32(len(b.groups) - 1)
-	end := len(b.runs)
-	first := end
-	for first > 0 && b.runs[first-1].group == g {
-		first--
-	}
-	lo, hi := b.groups[g].agents, uint32(len(b.agents))
-	rule, signal := 0, 0 // the first of the group's rules and signals
-	for rule < len(b.usage) && b.usage[rule].run < uint32(first) {
-		rule++
-	}
-	for signal < len(b.signals) && b.signals[signal].run < uint32(first) {
-		signal++
-	}
-	for r := first; r < end; r++ {
-		run := b.runs[r]
-		for _, others := range [...][2]uint32{{lo, run.lo}, {run.hi, hi}} {
-			if others[0] == others[1] {
-				continue
-			}
-			to := uint32(len(b.runs))
-			added := false
-			// The run's rules decide apart, whole (see RunUsage): a yes
-			// at a longer path takes a shorter path's no back.
-			refuses := false
-			for i := rule; i < len(b.usage) && b.usage[i].run == uint32(r); i++ {
-				u := b.usage[i]
-				refuses = refuses || noes(string(b.usageText[u.off+uint32(u.n):u.off+uint32(u.n)+uint32(u.sn)]), false) != ""
-			}
-			for i := rule; refuses && i < len(b.usage) && b.usage[i].run == uint32(r); i++ {
-				u := b.usage[i]
-				u.run = to // its text shared
-				b.usage = append(b.usage, u)
-				added = true
-			}
-			for i := signal; i < len(b.signals) && b.signals[i].run == uint32(r); i++ {
-				rec := b.records[b.signals[i].record]
-				if noes(string(b.text[rec.off:rec.off+uint32(rec.n)]), true) != "" {
-					b.signals = append(b.signals, signalRecord{record: b.signals[i].record, run: to})
-					added = true
-				}
-			}
-			if added {
-				b.runs = append(b.runs, usageRun{group: g, lo: others[0], hi: others[1], spread: true, from: uint32(r)})
-			}
-		}
-		for rule < len(b.usage) && b.usage[rule].run == uint32(r) {
-			rule++
-		}
-		for signal < len(b.signals) && b.signals[signal].run == uint32(r) {
-			signal++
-		}
-	}
 }
 
 func (b *builder) usageRule(l *Line) {
@@ -377,11 +306,11 @@ func (t *Table) HasUsage(runs []int) bool {
 	if t.more.usage == nil {
 		return false
 	}
-	return slices.ContainsFunc(runs, func(r int) bool { return len(t.runUsage(r)) > 0 })
+	return slices.ContainsFunc(runs, func(r int) bool { return len(t.runUsage(max(r, ^r))) > 0 }) // ^r: see Theirs
 }
 
 // Signals returns the Content-Signal records of the given runs (see
-// [Table.UsageRuns]), in file order for runs in order; not those before
+// [Table.UsageRuns], and [Table.Theirs]), in line order; not those before
 // the first group (see [Table.FileExtensions]).
 func (t *Table) Signals(runs []int) []Record {
 	if t.more.usage == nil {
@@ -390,17 +319,18 @@ func (t *Table) Signals(runs []int) []Record {
 	signals := t.more.usage.signals
 	var out []Record
 	for _, r := range runs {
-		if !t.more.usage.mine(runs, r) {
-			continue
+		theirs := r < 0
+		if theirs {
+			r = ^r
 		}
 		for i := sort.Search(len(signals), func(i int) bool { return signals[i].run >= uint32(r) }); i < len(signals) && signals[i].run == uint32(r); i++ {
 			rec := t.record(&t.more.records[signals[i].record])
-			if t.more.usage.runs[r].spread { // its refusals alone, which spread kept it for
-				rec.Value = noes(rec.Value, true)
+			if rec.Theirs = theirs; !theirs || refuses(rec.Value, true) { // else it says nothing to the crawler
+				out = append(out, rec)
 			}
-			out = append(out, rec)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b Record) int { return a.Line - b.Line }) // runs given as ^r come last
 	return out
 }
 
@@ -432,9 +362,8 @@ func (t *Table) speakers(g int) map[int][2]int {
 	out := make(map[int][2]int, len(rules)+len(signals))
 	first := int(t.file.groups[g].agents)
 	note := func(line, run uint32) {
-		if r := u.runs[run]; !r.spread { // their refusals reach the rest of the group
-			out[int(line)] = [2]int{int(r.lo) - first, int(r.hi) - first}
-		}
+		r := u.runs[run]
+		out[int(line)] = [2]int{int(r.lo) - first, int(r.hi) - first}
 	}
 	for _, r := range rules {
 		note(r.line, r.run)
@@ -466,9 +395,7 @@ func (t *Table) usageOf(g int) []UsageRule {
 	rules, _ := u.groupRules(g)
 	var out []UsageRule
 	for i := range rules {
-		if !u.runs[rules[i].run].spread { // the refusals of another (see spread)
-			out = append(out, u.rule(&rules[i]))
-		}
+		out = append(out, u.rule(&rules[i]))
 	}
 	return out
 }
@@ -486,33 +413,26 @@ func (t *Table) DecideUsage(dst []UsageRule, runs []int, path string) []UsageRul
 }
 
 // RunUsage is DecideUsage, and returns the number of rules it matched
-// against path, each at a cost linear in path. A run that spreads
-// refusals (see builder.spread) decides apart, as its own run's crawlers
-// read it, and gives its refusals alone, but for a line the crawler's
-// own runs, or another such run, decide by already.
+// against path, each at a cost linear in path. A run given as ^r, whose
+// refusals alone reach the crawler (see [Table.Theirs]), decides apart,
+// as its own crawlers read it, and its rules come marked Theirs.
 func (t *Table) RunUsage(dst []UsageRule, runs []int, path string) (_ []UsageRule, tried int) {
-	start := len(dst)
 	dst, tried = t.decideRuns(dst, runs, path, false)
-	u := t.more.usage
-	if u == nil {
-		return dst, tried
-	}
-	for i, run := range runs {
-		if !u.runs[run].spread || !u.mine(runs, run) {
-			continue
-		}
-		n := len(dst)
-		var more int
-		dst, more = t.decideRuns(dst, runs[i:i+1], path, true)
-		tried += more
-		kept := dst[:n]
-		for _, r := range dst[n:] {
-			if r.Statement = noes(r.Statement, false); r.Statement != "" &&
-				!slices.ContainsFunc(kept[start:], func(o UsageRule) bool { return o.Line == r.Line }) {
-				kept = append(kept, r)
+	for i, r := range runs {
+		if r < 0 {
+			n := len(dst)
+			var more int
+			dst, more = t.decideRuns(dst, runs[i:i+1], path, true)
+			tried += more
+			kept := dst[:n]
+			for _, u := range dst[n:] {
+				if refuses(u.Statement, false) { // else it says nothing to the crawler
+					u.Theirs = true
+					kept = append(kept, u)
+				}
 			}
+			dst = kept
 		}
-		dst = kept
 	}
 	if len(dst) == 0 {
 		return nil, tried // none, as when none matched
@@ -520,20 +440,22 @@ func (t *Table) RunUsage(dst []UsageRule, runs []int, path string) (_ []UsageRul
 	return dst, tried
 }
 
-// decideRuns appends to dst the rules of those of runs that spread
-// refusals, or of the others, that decide for path, for RunUsage.
-func (t *Table) decideRuns(dst []UsageRule, runs []int, path string, spread bool) (_ []UsageRule, tried int) {
+// decideRuns appends to dst the rules of runs that decide for path, for
+// RunUsage: of those given as ^r when theirs is set, else of the others.
+func (t *Table) decideRuns(dst []UsageRule, runs []int, path string, theirs bool) (_ []UsageRule, tried int) {
+	if t.more.usage == nil {
+		return dst, 0
+	}
 	start, best := len(dst), -1
-	ours := func(r int) bool { return t.more.usage.runs[r].spread == spread }
 	var grams *gramSet // the path's, once the rules are many
 	if n := 0; len(runs) > 1 {
 		// Counted over the runs, as a table of them selected as one
 		// counts them, so that both pass over the same rules.
 		for _, r := range runs {
-			if !ours(r) {
+			if r < 0 != theirs {
 				continue
 			}
-			if n += len(t.runUsage(r)); n > smallGroup {
+			if n += len(t.runUsage(max(r, ^r))); n > smallGroup {
 				grams = new(gramSet)
 				grams.add(path)
 				break
@@ -541,10 +463,10 @@ func (t *Table) decideRuns(dst []UsageRule, runs []int, path string, spread bool
 		}
 	}
 	for _, run := range runs {
-		if t.more.usage == nil || !ours(run) {
+		if run < 0 != theirs {
 			continue
 		}
-		rules := t.runUsage(run)
+		rules := t.runUsage(max(run, ^run))
 		if grams == nil && len(rules) > smallGroup {
 			grams = new(gramSet)
 			grams.add(path)
@@ -573,14 +495,36 @@ func (t *Table) decideRuns(dst []UsageRule, runs []int, path string, spread bool
 	return dst, tried
 }
 
+// Theirs appends to dst, as ^r, each run r of groups (those a crawler
+// obeys, sorted) that own (the runs that speak for it, sorted) does not
+// hold: the crawler is named in the group by other lines, or is a "*" of
+// it, and obeys its rules; a statement's yes does not speak for it, but
+// its refusals do (see usageRun). Found as they are asked for, not
+// listed in the table: a group of thousands of runs and lines would
+// list millions.
+func (t *Table) Theirs(dst []int, groups, own []int) []int {
+	u := t.more.usage
+	if u == nil {
+		return dst
+	}
+	for _, g := range groups {
+		for r := sort.Search(len(u.runs), func(i int) bool { return u.runs[i].group >= uint32(g) }); r < len(u.runs) && u.runs[r].group == uint32(g); r++ {
+			if _, found := slices.BinarySearch(own, r); !found {
+				dst = append(dst, ^r)
+			}
+		}
+	}
+	return dst
+}
+
 // selectUsage returns the Content-Usage rules of the given runs as run
-// 0, but those of each run that spreads refusals (see builder.spread),
-// which decides apart, as a run of its own after it, for Select; nil
-// when they have none.
+// 0, but those of each run given as ^r (see [Table.Theirs]), which
+// decides apart, as a run of its own after it, for Select; nil when they
+// have none.
 func (t *Table) selectUsage(runs []int) *usageRules {
 	n, size := 0, 0
 	for _, run := range runs {
-		for _, r := range t.runUsage(run) {
+		for _, r := range t.runUsage(max(run, ^run)) {
 			n++
 			size += int(r.n) + int(r.sn)
 		}
@@ -590,46 +534,47 @@ func (t *Table) selectUsage(runs []int) *usageRules {
 	}
 	rules := make([]usageRule, 0, n)
 	text := make([]byte, 0, size)
-	sel := []usageRun{{}}
-	for _, spread := range [...]bool{false, true} {
+	selected := []int{0}
+	for _, theirs := range [...]bool{false, true} {
 		for _, run := range runs {
-			if t.more.usage.runs[run].spread != spread || !t.more.usage.mine(runs, run) {
+			if run < 0 != theirs {
 				continue
 			}
-			to := uint32(0)
-			if spread {
-				to = uint32(len(sel))
-				sel = append(sel, usageRun{spread: true, from: math.MaxUint32}) // of no run of its table
+			to := 0
+			if theirs {
+				to = len(selected)
+				selected = append(selected, ^to)
 			}
-			for _, r := range t.runUsage(run) {
+			for _, r := range t.runUsage(max(run, ^run)) {
 				end := r.off + uint32(r.n) + uint32(r.sn)
 				off := uint32(len(text))
 				text = append(text, t.more.usage.text[r.off:end]...)
-				r.off, r.run = off, to
+				r.off, r.run = off, uint32(to)
 				rules = append(rules, r)
 			}
 		}
 	}
-	if len(sel) == 1 {
+	if len(selected) == 1 {
 		return &usageRules{text: view(text), rules: rules, runs: ownRun, selected: ownRunIndex} // the common case
 	}
-	all := make([]int, len(sel))
-	for i := range all {
-		all[i] = i
+	sel := make([]usageRun, len(selected))
+	for i := 1; i < len(sel); i++ {
+		sel[i].group = 1 // of no group of the table's: its group 0 holds the crawler's own statements
 	}
-	return &usageRules{text: view(text), rules: rules, runs: sel, selected: all}
+	return &usageRules{text: view(text), rules: rules, runs: sel, selected: selected}
 }
 
 // ownRun and ownRunIndex are the runs of a table Select makes when no
-// run spreads refusals to its crawler, shared.
+// run gives its crawler refusals alone, shared.
 var (
 	ownRun      = []usageRun{{}}
 	ownRunIndex = []int{0}
 )
 
 // SelectedRuns returns the runs of a table [Table.Select] made, to read
-// its Content-Usage rules by: the crawler's, and those that spread
-// refusals to it; the table's own, which the caller must not change.
+// its Content-Usage rules by: the crawler's, and as ^r those whose
+// refusals alone reach it; the table's own, which the caller must not
+// change.
 func (t *Table) SelectedRuns() []int {
 	if t.more.usage == nil {
 		return nil

@@ -52,15 +52,15 @@ func TestParseUsageRules(t *testing.T) {
 		t.Fatalf("groups %v, want %v: a Content-Usage line must not end the user-agent lines", got, want)
 	}
 	want := [][]UsageRule{
-		{{"", "train-ai=y", 3}, {"/caf%C3%A9/", "train-ai=n", 6}, {"", "search=n", 8}},
-		{{"/%7Efred/", "train-ai=n", 13}}, // escapes in upper case, as in rules
+		{{"", "train-ai=y", 3, false}, {"/caf%C3%A9/", "train-ai=n", 6, false}, {"", "search=n", 8, false}},
+		{{"/%7Efred/", "train-ai=n", 13, false}}, // escapes in upper case, as in rules
 	}
 	for g := range want {
 		if got := f.Groups[g].Usage; !reflect.DeepEqual(got, want[g]) {
 			t.Errorf("group %d: Usage %+v, want %+v", g, got, want[g])
 		}
 	}
-	if got, want := f.Groups[0].Extensions, []Record{{"content-usages", "/y train-ai=n", 9}, {"content-signal", "ai-train=no, search=yes", 11}}; !reflect.DeepEqual(got, want) {
+	if got, want := f.Groups[0].Extensions, []Record{{"content-usages", "/y train-ai=n", 9, false}, {"content-signal", "ai-train=no, search=yes", 11, false}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Extensions %+v, want %+v", got, want)
 	}
 	if got, want := diagsOf(f), []string{"1:rule outside any group", "7:not a key-value line", "8:missing colon accepted", "9:unknown key"}; !slices.Equal(got, want) {
@@ -84,7 +84,7 @@ func TestContentSignalIsKnown(t *testing.T) {
 	if len(f.Diagnostics) != 0 {
 		t.Errorf("diagnostics %v", f.Diagnostics)
 	}
-	if got := f.Extensions; len(got) != 1 || got[0] != (Record{"content-signal", "search=yes", 1}) {
+	if got := f.Extensions; len(got) != 1 || got[0] != (Record{"content-signal", "search=yes", 1, false}) {
 		t.Errorf("file extensions %+v", got)
 	}
 	tb := Compile([]byte("Content-Signal: search=yes\nUser-agent: *\ncontent-signal: ai-train=no\n"))
@@ -135,10 +135,11 @@ func speaksFor(run []UserAgent, named bool, tokens []string) bool {
 }
 
 // runsFor returns the groups that apply to a crawler known by tokens and
-// the runs of theirs it reads.
+// the runs of theirs it reads, with those whose refusals alone it reads.
 func runsFor(tb *Table, tokens ...string) (groups, runs []int) {
 	groups, named := tb.AppendGroups(nil, tokens...)
-	return groups, tb.UsageRuns(nil, named, tokens...)
+	runs = tb.UsageRuns(nil, named, tokens...)
+	return groups, tb.Theirs(runs, groups, runs)
 }
 
 // bruteAll returns the usage rules of the rich form whose run speaks for
@@ -159,8 +160,7 @@ func bruteAll(f *File, tb *Table, tokens ...string) []UsageRule {
 // bruteUsage decides the usage rules of path for a crawler known by
 // tokens by matching every rule of the rich form whose run speaks for it,
 // and then, run by run, those of each other run whose group's other
-// user-agent lines speak for it, of which it keeps the refusals not of a
-// line kept.
+// user-agent lines speak for it that refuse a use, marked Theirs.
 func bruteUsage(f *File, tb *Table, path string, tokens ...string) []UsageRule {
 	groups, named := tb.AppendGroups(nil, tokens...)
 	decide := func(rules []UsageRule) []UsageRule {
@@ -178,10 +178,10 @@ func bruteUsage(f *File, tb *Table, path string, tokens ...string) []UsageRule {
 		return out
 	}
 	var own []UsageRule
-	var spread [][]UsageRule // by run, in file order
+	var theirs [][]UsageRule // by run, in file order
 	for _, g := range groups {
 		grp := f.Groups[g]
-		runs := make(map[int]int) // by its first user-agent line: its index in spread
+		runs := make(map[int]int) // by its first user-agent line: its index in theirs
 		for _, r := range grp.Usage {
 			run := runOf(f, grp, r.Line)
 			if speaksFor(run, named, tokens) {
@@ -195,17 +195,17 @@ func bruteUsage(f *File, tb *Table, path string, tokens ...string) []UsageRule {
 			}
 			k, ok := runs[run[0].Line]
 			if !ok {
-				k = len(spread)
+				k = len(theirs)
 				runs[run[0].Line] = k
-				spread = append(spread, nil)
+				theirs = append(theirs, nil)
 			}
-			spread[k] = append(spread[k], r)
+			theirs[k] = append(theirs[k], r)
 		}
 	}
 	out := decide(own)
-	for _, rules := range spread {
+	for _, rules := range theirs {
 		for _, r := range decide(rules) {
-			if r.Statement = noes(r.Statement, false); r.Statement != "" && !slices.ContainsFunc(out, func(o UsageRule) bool { return o.Line == r.Line }) {
+			if r.Theirs = true; refuses(r.Statement, false) {
 				out = append(out, r)
 			}
 		}
@@ -256,7 +256,7 @@ func TestDecideUsage(t *testing.T) {
 		}
 	}
 	_, runs := runsFor(tb, "TieBot")
-	if got := tb.DecideUsage(nil, runs, "/c/x"); len(got) != 1 || got[0] != (UsageRule{"/c/", "", 17}) {
+	if got := tb.DecideUsage(nil, runs, "/c/x"); len(got) != 1 || got[0] != (UsageRule{"/c/", "", 17, false}) {
 		t.Errorf("a path without a statement: %+v", got)
 	}
 	if n := testing.AllocsPerRun(100, func() {
@@ -628,6 +628,34 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
+// TestTheirsIsNotListed: a group of thousands of runs, each one
+// crawler's and its statement, gives each crawler the others' refusals
+// (see Table.Theirs) without the table listing them: its size stays
+// within a few times the body's, as each crawler's runs do (review142:
+// 8,000 runs listed 591 MB, and a Client's first check took 2 GB).
+func TestTheirsIsNotListed(t *testing.T) {
+	var b strings.Builder
+	const n = 8000
+	for i := range n {
+		fmt.Fprintf(&b, "User-agent: b%c%c%c\nContent-Usage: /x%d$ train-ai=n\n", 'a'+i%26, 'a'+i/26%26, 'a'+i/676, i)
+	}
+	b.WriteString("Disallow: /private/\n")
+	tb := Compile([]byte(b.String()))
+	groups, runs := runsFor(tb, "baaa")
+	if len(groups) != 1 || len(runs) != n {
+		t.Fatalf("groups %d, runs %d; want one group and all %d runs", len(groups), len(runs), n)
+	}
+	if got := tb.DecideUsage(nil, runs, "/x7999"); len(got) != 1 || got[0].Line != 2*n || !got[0].Theirs {
+		t.Errorf("the last crawler's statement, for the first: %+v", got)
+	}
+	if size := tb.Size(); size > 4*b.Len() {
+		t.Errorf("Size %d for a body of %d bytes", size, b.Len())
+	}
+	if sel := tb.Select(groups, runs); sel.Size() > 4*b.Len() {
+		t.Errorf("the crawler's selected table: Size %d for a body of %d bytes", sel.Size(), b.Len())
+	}
+}
+
 // TestRunIndexSizeAndNoTokens: Size counts the index of runs, which it
 // builds as it does the rules', so that it never changes once asked; and
 // a crawler known by no token reads the "*" runs, as it obeys the "*"
@@ -635,7 +663,7 @@ func TestRefusals(t *testing.T) {
 func TestRunIndexSizeAndNoTokens(t *testing.T) {
 	var b strings.Builder
 	for i := range 200 {
-		fmt.Fprintf(&b, "User-agent: bot%c%c\nContent-Usage: /x%d train-ai=n\nAllow: /\n", 'a'+i%26, 'a'+i/26, i)
+		fmt.Fprintf(&b, "User-agent: bot%c%c\nContent-Usage: /x%d train-ai=n\n", 'a'+i%26, 'a'+i/26, i)
 	}
 	b.WriteString("User-agent: *\nContent-Usage: search=n\n")
 	tb := Compile([]byte(b.String()))
