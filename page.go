@@ -99,7 +99,8 @@ type RobotsEvidence struct {
 	Authority string `json:"authority"`
 	// FinalURL is the URL redirects led to for the authority's
 	// robots.txt, whose file the evidence names, or "" when its own
-	// /robots.txt answered (see [Decision].FinalURL).
+	// /robots.txt answered (see [Decision].FinalURL), its query's bytes
+	// past ASCII escaped as [Receipt].URL's are.
 	FinalURL string `json:"final_url,omitempty"`
 	// FetchedAt is when the robots.txt was fetched or last revalidated.
 	FetchedAt time.Time `json:"fetched_at"`
@@ -134,7 +135,7 @@ type RobotsEvidence struct {
 // caller's answers.
 const maxReceiptURL = target.MaxPath + 2<<10
 
-// receiptURL is served as a receipt names it: the query's bytes past
+// receiptURL is a URL as a receipt names it: the query's bytes past
 // ASCII, which net/http sends raw, escaped as its path's are, so that
 // JSON, which writes invalid UTF-8 as U+FFFD, keeps two such URLs apart
 // and no C1 control of a link's reaches a log; cut to maxReceiptURL.
@@ -518,7 +519,7 @@ func (t *Transport) servedRobots(rd *reading, req *http.Request, rc *Receipt) (_
 	if rc == nil {
 		return
 	}
-	rc.Robots = &RobotsEvidence{Authority: d.Authority, FinalURL: d.FinalURL, FetchedAt: d.FetchedAt.UTC(), Status: d.Status,
+	rc.Robots = &RobotsEvidence{Authority: d.Authority, FinalURL: receiptURL(d.FinalURL), FetchedAt: d.FetchedAt.UTC(), Status: d.Status,
 		Outcome: d.Outcome.name(), RuleLine: d.Rule.Line, Stale: d.e != nil && d.e.stale, // a stand-in, not a copy merely asked again
 		Disallowed: dis != nil}
 	if d.e == nil || d.e.outcome != OutcomeRules {
@@ -909,14 +910,14 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		page.b = first
 	}
 	utf16 := bytes.HasPrefix(first, []byte("\xFF\xFE")) || bytes.HasPrefix(first, []byte("\xFE\xFF"))
-	whole := true // read to the end of the head, for XHTML: see xhtmlHead
+	whole, rooted := true, true // read to the end of the head, and its root's start, for XHTML: see xhtmlHead
 	switch {
 	case utf16 && isXHTML(h, b):
 		// Read as UTF-8, for encoding/xml; a code unit no character is
 		// (an unpaired surrogate) as U+FFFE, which XML allows nowhere,
 		// not as the U+FFFD the decoder writes.
 		if text, err := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder().Bytes(unpaired(first)); err == nil {
-			page.b, whole = xhtmlHead(text)
+			page.b, whole, rooted = xhtmlHead(text)
 		}
 	case isXHTML(h, b):
 		// As XML reads it: by its byte-order mark, else in the
@@ -944,10 +945,13 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			text, err = body.Decoder(e).Bytes(first)
 			text = unread(e, first, text, page.cut)
 		}
+		if err != nil && isXML(mt) {
+			return pageText{}, nil // as no root: see below
+		}
 		if err != nil {
 			return pageText{}, fmt.Errorf("robotstxt: an XHTML page in %s, which does not decode: its META tags cannot be read: %w", capQuote(label), err)
 		}
-		page.b, whole = xhtmlHead(text)
+		page.b, whole, rooted = xhtmlHead(text)
 	case bom != "" || utf16:
 	case bom == "" && !hasBOM(b) && jis != nil:
 		return pageText{}, jis
@@ -974,6 +978,12 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 				page.b = text
 			}
 		}
+	}
+	if !rooted && isXML(mt) {
+		// An XML document whose root XML does not reach, served as XML:
+		// a feed or a sitemap with a fault in its prolog is no page,
+		// as it was before XML's types were read as XHTML's.
+		return pageText{}, nil
 	}
 	page.cut = page.cut || !whole
 	return page, nil
@@ -1238,8 +1248,8 @@ const maxXMLDepth = 256
 // page), and those that are children of the root element before its
 // <body> (where HTML's parser puts them in the head: a page that leaves
 // out <head>, or writes one after </head>), with their name and content
-// attributes. The head is the first XHTML <head> that is the page's
-// root element or a child of it; an element is XHTML's in XHTML's
+// attributes. The head is the first XHTML <head> that is a child of the
+// page's root <html>; an element is XHTML's in XHTML's
 // namespace or, as the page was served, in none, the default namespace
 // undeclared (not undone by xmlns=""). Entities are those xmlDoctype
 // reads, HTML's (&nbsp;) among them. Reading stops at the root's <body>
@@ -1247,6 +1257,7 @@ const maxXMLDepth = 256
 // is no page (a feed, a sitemap) holds no page's tags, whatever its
 // size.
 //
+// rooted reports that XML read as far as the root element's start tag.
 // whole is false, the tags read before kept, for a page XML does not read
 // so far: one not well-formed or cut short, one naming an entity it does
 // not declare or whose text holds markup (which XML reads as elements, a
@@ -1259,17 +1270,17 @@ const maxXMLDepth = 256
 // element and no attribute (an XML declaration's settings, words astray
 // in a DOCTYPE or an entity's declaration) are not looked for: such a
 // page is read as XML would read it were it well-formed.
-func xhtmlHead(page []byte) (out []byte, whole bool) {
+func xhtmlHead(page []byte) (out []byte, whole, rooted bool) {
 	out = []byte("<head>")
 	page = bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF"))
 	page, entities, ok := xmlDoctype(page)
 	if !ok || expansion(page, entities) > maxExpansion {
-		return out, false
+		return out, false, rooted
 	}
 	d := xml.NewDecoder(bytes.NewReader(page))
 	d.Entity = entities
 	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil } // decoded already
-	read := func() ([]byte, bool) { return append(out, "</head><body>"...), true }
+	read := func() ([]byte, bool, bool) { return append(out, "</head><body>"...), true, rooted }
 	type element struct {
 		bare, template bool
 		bound          []string // the prefixes its declarations bound
@@ -1283,7 +1294,7 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 		at := d.InputOffset()
 		tok, err := d.Token()
 		if err != nil {
-			return out, false // io.EOF too: the root, or the head, did not end
+			return out, false, rooted // io.EOF too: the root, or the head, did not end
 		}
 		// encoding/xml checks the characters of text and values alone,
 		// not of comments and instructions, and writes a reference to a
@@ -1293,21 +1304,21 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 		_, tag := tok.(xml.StartElement)
 		_, text := tok.(xml.CharData)
 		if !xmlChars(raw, tag || text && !bytes.HasPrefix(raw, []byte("<![CDATA["))) {
-			return out, false
+			return out, false, rooted
 		}
 		switch t := tok.(type) {
 		case xml.ProcInst:
 			if ascii.EqualFold(t.Target, "xml") && (t.Target != "xml" || n > 0 || !bytes.Contains(t.Inst, []byte("version"))) {
-				return out, false // an XML declaration not first, or without its version; a name XML keeps
+				return out, false, rooted // an XML declaration not first, or without its version; a name XML keeps
 			}
 		case xml.Directive:
 			if doctype || len(open) > 0 || !bytes.HasPrefix(t, []byte("DOCTYPE")) {
-				return out, false // XML declares nothing past the prolog's one DOCTYPE
+				return out, false, rooted // XML declares nothing past the prolog's one DOCTYPE
 			}
 			doctype = true
 		case xml.StartElement:
 			if len(open) == maxXMLDepth {
-				return out, false
+				return out, false, rooted
 			}
 			// The names as written tell declarations and prefixes:
 			// encoding/xml gives p:q the name of a declaration xmlns:q
@@ -1315,7 +1326,7 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 			// the namespace, which may be spelled as one bound.
 			names, ok := tagNames(page[at:d.InputOffset()])
 			if !ok || len(names) != len(t.Attr)+1 || !uniqueAttrs(t.Attr, names[1:]) {
-				return out, false
+				return out, false, rooted
 			}
 			e := element{bare: bare}
 			for i, a := range t.Attr {
@@ -1324,21 +1335,22 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 				case p != "xmlns":
 				case !prefixed: // the default namespace
 					if a.Value == xmlURL || a.Value == xmlnsURL {
-						return out, false
+						return out, false, rooted
 					}
 					bare = bare && a.Value != ""
 				case a.Value == "" || local == "xmlns" || (local == "xml") != (a.Value == xmlURL) || a.Value == xmlnsURL:
-					return out, false // a prefix undeclared, or one XML reserves, bound
+					return out, false, rooted // a prefix undeclared, or one XML reserves, bound
 				default:
 					bound[local]++
 					e.bound = append(e.bound, local)
 				}
 			}
 			open = append(open, e)
+			rooted = true
 			for i, name := range names {
 				p, local, prefixed := strings.Cut(name, ":")
 				if p == "" || prefixed && (local == "" || !(p == "xml" || i > 0 && p == "xmlns" || bound[p] > 0)) {
-					return out, false // a name begun or ended by ':', a prefix bound nowhere in scope
+					return out, false, rooted // a name begun or ended by ':', a prefix bound nowhere in scope
 				}
 			}
 			xhtml := t.Name.Space == xhtmlNamespace || t.Name.Space == "" && bare
@@ -1377,7 +1389,7 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 			open, bare = open[:len(open)-1], e.bare
 		case xml.CharData:
 			if len(open) == 0 && len(bytes.Trim(page[at:d.InputOffset()], " \t\r\n")) > 0 {
-				return out, false // XML allows white space alone outside the root, written as such
+				return out, false, rooted // XML allows white space alone outside the root, written as such
 			}
 		}
 	}
@@ -1964,9 +1976,11 @@ func sniffedPage(mt string) bool {
 	return mt == "" || mt != "application/octet-stream" && unknownTypes[mt]
 }
 
-// namesHTML reports whether a value of h's Content-Type is HTML's.
+// namesHTML reports whether a value of h's Content-Type is HTML's, or
+// XHTML's (XML's too: see isXHTML).
 func namesHTML(h http.Header) bool {
-	return body.AnyMediaType(h, "text/html") || body.AnyMediaType(h, "application/xhtml+xml")
+	return slices.ContainsFunc([]string{"text/html", "application/xhtml+xml", "application/xml", "text/xml"},
+		func(mt string) bool { return body.AnyMediaType(h, mt) })
 }
 
 // isImage reports whether a body with header h is an image (see
