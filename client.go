@@ -179,7 +179,10 @@ func (c *Client) Close() error {
 		c.clock.stop()
 	}
 	c.fetches.Wait()
-	if !wraps(c.fetcher.hc.Transport, func(rt http.RoundTripper) bool { return rt == http.DefaultTransport }) {
+	if !wraps(c.fetcher.hc.Transport, func(rt http.RoundTripper) bool {
+		t, ok := rt.(*http.Transport) // a stub put as DefaultTransport may not compare (review145)
+		return ok && t == http.DefaultTransport
+	}) {
 		c.fetcher.hc.CloseIdleConnections()
 	}
 	return nil

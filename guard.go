@@ -63,6 +63,18 @@ func isSigner(rt http.RoundTripper) bool {
 	})
 }
 
+// opaque reports whether rt is or wraps a RoundTripper that wraps cannot
+// see into: neither an *http.Transport nor one it unwraps.
+func opaque(rt http.RoundTripper) bool {
+	return wraps(rt, func(rt http.RoundTripper) bool {
+		switch rt.(type) {
+		case *http.Transport, *Transport, *forwarder, interface{ Unwrap() http.RoundTripper }:
+			return false
+		}
+		return true
+	})
+}
+
 // botauthPath is the import path of package botauth.
 const botauthPath = "github.com/robotsgate/robotstxt/botauth"
 

@@ -551,6 +551,12 @@ func TestTransportSignedPagesNeedSignedRobots(t *testing.T) {
 			NewTransport(c, botauth.NewTransport(nil, s))
 		}()
 	}
+	// A Client whose signer is within a wrapper it cannot see into (no
+	// Unwrap method, as a tracing RoundTripper of another module) may
+	// sign: no panic (review145).
+	opaqueSigner := NewClient(WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: struct{ http.RoundTripper }{botauth.NewTransport(nil, s)}}))
+	t.Cleanup(func() { _ = opaqueSigner.Close() })
+	NewTransport(opaqueSigner, botauth.NewTransport(nil, s))
 	c, tr := NewClientTransport(botauth.NewTransport(nil, s), []Option{WithUserAgent(testUA)})
 	t.Cleanup(func() { _ = c.Close() })
 	if _, err := get(context.Background(), &http.Client{Transport: tr}, srv.URL+"/private/page"); !errors.Is(err, ErrDisallowed) {
@@ -558,6 +564,18 @@ func TestTransportSignedPagesNeedSignedRobots(t *testing.T) {
 	}
 	if n := unsignedPages.Load(); n != 0 {
 		t.Errorf("%d pages asked unsigned", n)
+	}
+}
+
+// TestCloseWithAStubDefaultTransport: Close compares the RoundTrippers of
+// its HTTP client with http.DefaultTransport only as *http.Transport: a
+// test's stub put there, a func type, made it panic (review145).
+func TestCloseWithAStubDefaultTransport(t *testing.T) {
+	defer func(dt http.RoundTripper) { http.DefaultTransport = dt }(http.DefaultTransport)
+	http.DefaultTransport = roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, errors.New("stub") }) // a func type: it does not compare
+	c := NewClient(WithUserAgent(testUA))
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
 

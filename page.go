@@ -945,7 +945,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			text, err = body.Decoder(e).Bytes(first)
 			text = unread(e, first, text, page.cut)
 		}
-		if err != nil && isXML(mt) {
+		if err != nil && isXML(mt) && !page.cut {
 			return pageText{}, nil // as no root: see below
 		}
 		if err != nil {
@@ -979,10 +979,11 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			}
 		}
 	}
-	if !rooted && isXML(mt) {
-		// An XML document whose root XML does not reach, served as XML:
-		// a feed or a sitemap with a fault in its prolog is no page,
-		// as it was before XML's types were read as XHTML's.
+	if !rooted && isXML(mt) && !page.cut {
+		// An XML document whose root XML does not reach, served as XML
+		// whole: a feed or a sitemap with a fault in its prolog is no
+		// page, as it was before XML's types were read as XHTML's; cut
+		// short, it may be a page cut before its root (review144).
 		return pageText{}, nil
 	}
 	page.cut = page.cut || !whole

@@ -2739,6 +2739,16 @@ func TestReceiptXHTMLServedAsXML(t *testing.T) {
 				t.Errorf("%q, %s of %d bytes: signals %q, noindex %v; want none", ct, u, len(body), sigs(r.Signals), d.NoIndex)
 			}
 		}
+		// Cut in its prolog, before its root, it may have said anything
+		// (review144: read as no page).
+		if ct != "" {
+			resp, body := fetchPage(t, hc, "http://a.test/page")
+			for _, n := range []int{0, 20, len(xhtmlProlog) - 5} {
+				if d := tr.PageDirectives(resp, body[:n]); !d.NoIndex || !d.NoAI {
+					t.Errorf("%q cut at %d, in its prolog: noindex %v, noai %v; want no to everything", ct, n, d.NoIndex, d.NoAI)
+				}
+			}
+		}
 		// In a coding the caller asked for, which net/http leaves, its
 		// tags cannot be read: no to everything, as an HTML page's
 		// (review143: as XML's, it read as no page).

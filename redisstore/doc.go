@@ -26,6 +26,11 @@
 // need not wait out the lease, and a Retry-After hold reaches them). The
 // pacer fails closed instead (see [Store.Take]).
 //
+// The Store runs Lua scripts (EVALSHA, EVAL) for leases, pacing and the
+// read of a key that may be missing: a Redis ACL user it logs in as needs
+// the scripting commands besides the string and key ones (+@scripting),
+// or those calls fail, and the breaker counts them.
+//
 // Give the Redis maxmemory-policy noeviction, or memory enough never to
 // evict: under any other policy Redis may drop a site's pacing state, a
 // volatile key like the files, to make room for a file, and the site's
