@@ -781,7 +781,8 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // allows it, or one sniffing as XML) is read as XML reads it, by an XML
 // parser: the META elements of its head (and those HTML's parser would
 // put there, children of the root before the body); an XML body whose
-// root is not XHTML's <html> holds none. An HTML body whose tags cannot
+// root is not XHTML's <html>, or, served as XML and whole, that XML does
+// not read as far as its root, holds none. An HTML body whose tags cannot
 // be read (see [Transport.Receipt]) says no to everything, as does a 304
 // (Not Modified), whose header fields are not the page's: pass the
 // response it validates (see [Transport.Receipt]). A nil resp gives the
