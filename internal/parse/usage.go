@@ -540,13 +540,12 @@ func (t *Table) selectUsage(runs []int) *usageRules {
 			if run < 0 != theirs {
 				continue
 			}
-			rs := t.runUsage(max(run, ^run))
 			to := 0
-			if theirs && len(rs) > 0 {
+			if theirs {
 				to = len(selected)
 				selected = append(selected, ^to)
 			}
-			for _, r := range rs {
+			for _, r := range t.runUsage(max(run, ^run)) {
 				end := r.off + uint32(r.n) + uint32(r.sn)
 				off := uint32(len(text))
 				text = append(text, t.more.usage.text[r.off:end]...)
