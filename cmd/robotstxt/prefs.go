@@ -113,14 +113,14 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 	// say together.
 	var signals []int
 	var signal prefs
-	var cutSignals []string // notes of the records cut short
+	var signalNotes []string // notes of the records cut short, or another's
 	for _, rec := range records {
 		if rec.Key == "content-signal" {
 			signals = append(signals, rec.Line)
 			stated, _ := readPrefs(rec.Key, rec.Value)
 			signal.combine(stated)
-			if rec.Cut && len(cutSignals) < maxListed {
-				cutSignals = append(cutSignals, fmt.Sprintf("line %d is cut short: it reads as its refusals and ai-train=no, since what was cut may have been one", rec.Line))
+			if rec.Cut && len(signalNotes) < maxListed {
+				signalNotes = append(signalNotes, fmt.Sprintf("line %d is cut short: it reads as its refusals and ai-train=no, since what was cut may have been one", rec.Line))
 			}
 		}
 	}
@@ -129,8 +129,8 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 		if no := stated.refusals(); len(no.labels) > 0 && !slices.Contains(signals, rec.Line) {
 			signals = append(signals, rec.Line)
 			signal.combine(no)
-			if len(cutSignals) < maxListed {
-				cutSignals = append(cutSignals, theirNote(rec.Line))
+			if len(signalNotes) < maxListed {
+				signalNotes = append(signalNotes, theirNote(rec.Line))
 			}
 		}
 	}
@@ -142,10 +142,10 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 		rules, said := servedUsage(usageRules, append([]string{spelled}, forms...), p.mode)
 		own := len(rules) // the rules that speak for the agent; the rest give their refusals
 		for _, run := range theirRules {
-			theirs, stated := servedUsage(run, append([]string{spelled}, forms...), p.mode)
+			decided, stated := servedUsage(run, append([]string{spelled}, forms...), p.mode)
 			if no := stated.refusals(); len(no.labels) > 0 {
 				said.combine(no)
-				for _, r := range theirs {
+				for _, r := range decided {
 					if r, _ := readPrefs("content-usage", r.Statement); len(r.refusals().labels) == 0 {
 						continue // only a refusal counts
 					}
@@ -218,7 +218,7 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 		if allowed {
 			it.prefs = signal.String()
 			it.detail, it.lines = linesText(signals, p.lines, "they combine, no before yes")
-			it.notes = cutSignals
+			it.notes = signalNotes
 		} else {
 			it.detail = "disallowed: preferences apply only to URLs the crawler may fetch"
 		}
