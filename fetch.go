@@ -305,7 +305,8 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	}()
 	resp, err = f.hc.Do(req)
 	err = withheldLocation(err)
-	if err != nil && answered.Load() {
+	// Do's *url.Error is a net.Error itself: what it wraps tells a cut.
+	if err != nil && answered.Load() && !cut(errors.Unwrap(err)) {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w", capQuote(target), errAnswer, err)
 	}
 	if err != nil {
@@ -442,12 +443,39 @@ func readAsSent(b body.Body, header http.Header) bool {
 // unanswered reports whether r's fetch ended with no response.
 func (r *fetchResult) unanswered() bool { return r.status == 0 && r.err != nil }
 
-// cut reports whether err, of reading a body, is the network's or the
-// clock's, as an outage's is: a connection cut or reset, a deadline.
+// cut reports whether err, of reading an answer, is the network's or the
+// clock's, as an outage's is: a connection cut or reset, an HTTP/2
+// stream its server ended early (as nginx or a Go server does when the
+// backend behind it fails mid-body), a deadline. A stream reset for a
+// fault of the protocol is an answer that cannot be read.
 func cut(err error) bool {
 	var ne net.Error
+	var se streamError
+	if errors.As(err, &se) {
+		switch se.Code {
+		case 0x0, 0x2, 0x7, 0x8, 0xa, 0xb:
+			// NO_ERROR, INTERNAL_ERROR, REFUSED_STREAM, CANCEL,
+			// CONNECT_ERROR, ENHANCE_YOUR_CALM (RFC 9113 §7)
+			return true
+		}
+		return false
+	}
 	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, context.Canceled) || errors.As(err, &ne)
+}
+
+// streamError has the fields of an HTTP/2 stream error: net/http's own
+// HTTP/2 error converts to any struct of them with errors.As (its way to
+// golang.org/x/net/http2.StreamError), so a stream reset is told without
+// linking a second HTTP/2 into every crawler.
+type streamError struct {
+	StreamID uint32
+	Code     uint32
+	Cause    error
+}
+
+func (e streamError) Error() string {
+	return fmt.Sprintf("HTTP/2 stream %d ended with error code %#x", e.StreamID, e.Code)
 }
 
 // unreadAnswer is the failure to read the body of an answer that is not

@@ -23,6 +23,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/body"
@@ -2265,4 +2266,77 @@ func storedText(m *memStore) string {
 		fmt.Fprintf(&b, "%s=%q\n", k, v.b)
 	}
 	return b.String()
+}
+
+// TestFetchCutAnswerIsAnOutage: an answer the server or the network ends
+// early counts toward WithUnreachableAllowAfter as an outage, whatever the
+// protocol or the byte it stops at: an HTTP/2 stream its server resets
+// mid-body (as nginx or Go's server does when the backend behind it
+// fails), a header that stalls or is cut after its first line. A stream
+// reset for a fault of the protocol is an answer the Client cannot read,
+// as a coding it cannot read is: never allow-all.
+func TestFetchCutAnswerIsAnOutage(t *testing.T) {
+	checkLeaks(t)
+	abort := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "100")
+		_, _ = io.WriteString(w, "User-agent: *\n")
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler)
+	}
+	h2 := httptest.NewUnstartedServer(http.HandlerFunc(abort))
+	h2.EnableHTTP2 = true
+	h2.StartTLS()
+	t.Cleanup(h2.Close)
+	h1 := httptest.NewServer(http.HandlerFunc(abort))
+	t.Cleanup(h1.Close)
+	stall := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
+		_, _ = io.WriteString(w, "HTTP/1.1 200 OK\r\n")
+		<-done
+	})
+	dropped := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
+		_, _ = io.WriteString(w, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n")
+		if conn, ok := w.(net.Conn); ok {
+			_ = conn.Close()
+		}
+	})
+	reset := func(code uint32) http.RoundTripper {
+		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			body := io.MultiReader(strings.NewReader("User-agent: *\n"),
+				iotest.ErrReader(streamError{StreamID: 1, Code: code}))
+			return &http.Response{StatusCode: 200, Status: "200 OK", Header: http.Header{},
+				Body: io.NopCloser(body), Request: req}, nil
+		})
+	}
+	for _, tc := range []struct {
+		name   string
+		url    string
+		rt     http.RoundTripper
+		outage bool
+	}{
+		{"HTTP/1.1 connection closed mid-body", h1.URL, h1.Client().Transport, true},
+		{"HTTP/2 stream reset mid-body", h2.URL, h2.Client().Transport, true},
+		{"header stalled after its first byte", stall.url, &http.Transport{}, true},
+		{"connection closed within the header", dropped.url, &http.Transport{}, true},
+		{"stream reset INTERNAL_ERROR", "http://a.test", reset(0x2), true},
+		{"stream reset PROTOCOL_ERROR", "http://a.test", reset(0x1), false},
+		{"stream reset FLOW_CONTROL_ERROR", "http://a.test", reset(0x3), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := newTestClock()
+			c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tc.rt}), WithClock(clock.Now),
+				WithFetchTimeout(300*time.Millisecond), WithUnreachableAllowAfter(time.Hour),
+				WithBackoff(10*time.Minute, 10*time.Minute))
+			var d Decision
+			for range 9 { // 80 minutes of failures
+				d, _ = c.Check(context.Background(), tc.url+"/private")
+				clock.Advance(10*time.Minute + time.Second)
+			}
+			if tc.outage && (d.Outcome != OutcomeAllowAll || d.Failures != 9) {
+				t.Errorf("after 80 minutes of answers cut: %s, %d failures; want allow-all after 9", d.Outcome.name(), d.Failures)
+			}
+			if !tc.outage && (d.Allowed || d.Outcome != OutcomeUnreachable) {
+				t.Errorf("after 80 minutes of answers it cannot read: %s, allowed %v; want unreachable, never allow-all", d.Outcome.name(), d.Allowed)
+			}
+		})
+	}
 }

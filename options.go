@@ -295,7 +295,8 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // HTTP client's error; an archiver may return OutcomeAllowAll for a host
 // that no longer resolves. OutcomeRules counts as OutcomeUnreachable, as
 // does any outcome for a connection [PublicOnly] refused or an answer
-// net/http could not read (the server sent a byte of it). With a
+// net/http could not read (the server sent a byte of it, and neither the
+// network nor the clock cut it after). With a
 // [Store], p is also asked of another process's failure, with an error
 // that holds its text and what errors.Is and errors.As tell of it (the
 // Store keeps its class: a timeout, a name not found, a refused or reset
@@ -340,8 +341,9 @@ func WithErrorPolicy(p func(err error) Outcome) Option {
 // refusal is no outage and never allows all, and an outage counts from
 // the last: a hop that may not be sent, a Location it cannot follow, an
 // answer it cannot read (a body in a coding it cannot read, a part of
-// the file), an address [PublicOnly] refuses. A body the network cuts is
-// an outage's.
+// the file), an address [PublicOnly] refuses. An answer the network or
+// the clock cuts is an outage's, and so is an HTTP/2 stream its server
+// resets but for a fault of the protocol.
 func WithUnreachableAllowAfter(d time.Duration) Option {
 	inRange(d >= 0, "WithUnreachableAllowAfter", d)
 	return func(c *config) { c.allowAfter = d }
