@@ -312,6 +312,13 @@ func TestFetchCharsets(t *testing.T) {
 		{"UTF-8", "text/plain; charset=utf-8", "User-agent: *\nDisallow: /café\nDisallow: /naïve$\n"},
 		{"UTF-8 mislabelled Latin-1", "text/plain; charset=iso-8859-1", "User-agent: *\nDisallow: /café\nDisallow: /naïve$\n"},
 		{"UTF-16LE with BOM", "text/plain", utf16LE("User-agent: *\nDisallow: /café\nDisallow: /naïve$\n")},
+		// A UTF-8 file with one stray byte of another charset, as real
+		// files hold (a Latin-1 "à" in a comment, a no-break space 0xA0
+		// after a colon): read whole as Windows-1252, "/café" was
+		// "/cafÃ©" and matched no URL (parse85).
+		{"UTF-8 with a stray byte", "text/plain", "# Mis \xe0 jour\nUser-agent: *\nDisallow: /café\nDisallow: /naïve$\n"},
+		{"UTF-8 with a stray byte, Latin-1 declared", "text/plain; charset=ISO-8859-1",
+			"User-agent: *\nDisallow:\xa0/_Incapsula_Resource*\nDisallow: /café\nDisallow: /naïve$\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSite(t, serve(200, tc.body, "Content-Type", tc.contentType))

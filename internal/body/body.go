@@ -543,6 +543,9 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut 
 		return body, "utf-8", 0
 	}
 	dec := Decoder(enc)
+	if cm, ok := enc.(*charmap.Charmap); ok && wide.enc == nil && mostlyUTF8(body) {
+		dec = &encoding.Decoder{Transformer: mixed{cm: cm}}
+	}
 	if !cut {
 		out, err := dec.Bytes(body)
 		if err != nil {
@@ -568,6 +571,63 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut 
 			return body, "utf-8", 0 // as above
 		}
 	}
+}
+
+// mostlyUTF8 reports whether body holds at least as many UTF-8
+// characters past ASCII as bytes that are not UTF-8: a UTF-8 file with a
+// stray byte of another charset (a Latin-1 "à" in a comment, a no-break
+// space 0xA0 after a colon), whose UTF-8 rules read whole as Windows-1252
+// would match no URL ("/bücher/" as "/bÃ¼cher/"), where Google's parser,
+// reading bytes, matches them. Text in a single-byte charset seldom
+// spells UTF-8: it takes a letter of C2-DF followed by one of 80-BF.
+func mostlyUTF8(body []byte) bool {
+	multi, stray := 0, 0
+	for i := 0; i < len(body); {
+		if body[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if !utf8.FullRune(body[i:]) {
+			break // a character a cut left unfinished, or a stray byte
+		}
+		r, n := utf8.DecodeRune(body[i:])
+		if r == utf8.RuneError && n == 1 {
+			stray++
+		} else {
+			multi++
+		}
+		i += n
+	}
+	return multi >= stray
+}
+
+// mixed decodes text that is mostly UTF-8 (see mostlyUTF8): its UTF-8
+// characters as they are, each other byte as the single-byte charset
+// cm's.
+type mixed struct {
+	transform.NopResetter
+	cm *charmap.Charmap
+}
+
+func (m mixed) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	var buf [utf8.UTFMax]byte
+	for nSrc < len(src) {
+		rest := src[nSrc:]
+		if !atEOF && !utf8.FullRune(rest) {
+			return nDst, nSrc, transform.ErrShortSrc // a character the next bytes may finish
+		}
+		r, n := utf8.DecodeRune(rest)
+		char := rest[:n]
+		if r == utf8.RuneError && n == 1 {
+			char = buf[:utf8.EncodeRune(buf[:], m.cm.DecodeByte(rest[0]))]
+		}
+		if len(dst)-nDst < len(char) {
+			return nDst, nSrc, transform.ErrShortDst
+		}
+		nDst += copy(dst[nDst:], char)
+		nSrc += n
+	}
+	return nDst, nSrc, nil
 }
 
 // charsetOf returns the encoding that body, whose UTF-16 or UTF-32 form

@@ -104,6 +104,17 @@ func TestCharsetToUTF8(t *testing.T) {
 		{"UTF-16BE BOM before rules", "\xFE\xFF# r\nDisallow: /p\n", "", "þÿ# r\nDisallow: /p\n"},
 		// ISO-2022-JP's escapes switch every line after them; a stray
 		// byte makes the body fall to the charset, which is passed over.
+		// A UTF-8 file with a stray byte of another charset keeps its
+		// UTF-8 rules, as Google's parser, reading bytes, matches them:
+		// read whole as Windows-1252 "/bücher/" was "/bÃ¼cher/" (parse85).
+		{"UTF-8 with a stray Latin-1 byte", "# Mis \xE0 jour\nDisallow: /bücher/\nDisallow: /café\n", "",
+			"# Mis à jour\nDisallow: /bücher/\nDisallow: /café\n"},
+		{"UTF-8 with a stray byte, Latin-1 declared", "Disallow:\xA0/_inc*\nDisallow: /bücher/\n", "text/plain; charset=iso-8859-1",
+			"Disallow:\u00a0/_inc*\nDisallow: /bücher/\n"},
+		{"UTF-8 with a stray byte, windows-1251 declared", "Disallow: /книги/\n# \xFF\n", "text/plain; charset=windows-1251",
+			"Disallow: /книги/\n# я\n"},
+		{"Latin-1 spelling a UTF-8 character once", "a/caf\xE9/\xE9t\xE9/\xC3\xA9", "", "a/café/été/Ã©"},
+		{"UTF-8 and stray bytes as many", "a/\xE9/é", "text/plain", "a/é/é"},
 		{"ISO-2022-JP passed over", "# \x1b(I x\nDisallow: /p\n# \x82", "text/plain; charset=iso-2022-jp", "# \x1b(I x\nDisallow: /p\n# \u201a"},
 	} {
 		body, wide := []byte(tc.body), wideOf([]byte(tc.body))
@@ -417,6 +428,26 @@ func TestReadBodyCharsetWithinLimit(t *testing.T) {
 		b, err := Read(strings.NewReader(tc.body), nil, tc.limit)
 		if err != nil || b.Charset != tc.charset {
 			t.Errorf("Read(%q, limit %d) = %q (%s), %v; want it read as %s", tc.body, tc.limit, b.Text, b.Charset, err, tc.charset)
+		}
+	}
+}
+
+// TestReadStrayByteCutWithinUTF8: a UTF-8 body with a stray byte of
+// another charset, cut by the limit within a UTF-8 character, reads as
+// the same body with no stray byte does: the character the cut left
+// unfinished is no stray byte that outvotes its UTF-8 (parse85).
+func TestReadStrayByteCutWithinUTF8(t *testing.T) {
+	const clean = "# à\nDisallow: /bücher/\nDisallow: /über/x\n"
+	stray := strings.Replace(clean, "à", "\xE0", 1)
+	for _, cut := range []int{strings.Index(clean, "über") + 1, strings.Index(clean, "über") + 2} {
+		want, err := Read(strings.NewReader(clean), nil, int64(cut))
+		if err != nil {
+			t.Fatal(err)
+		}
+		limit := cut - len("à") + 1
+		got, err := Read(strings.NewReader(stray), nil, int64(limit))
+		if err != nil || string(got.Text) != string(want.Text) || !got.Truncated {
+			t.Errorf("cut at %d: Read = %q (truncated %v), %v; want %q", limit, got.Text, got.Truncated, err, want.Text)
 		}
 	}
 }
