@@ -190,7 +190,8 @@ const maxLicenses = 16
 //     was read of a body this Transport returned (not one sent past it,
 //     see [SkipRobots]), or of a whole page, for a 206; a 206 of a range
 //     that does not start at the page's start; an XHTML body XML does not
-//     read as far as its body, not well-formed);
+//     read as far as its body, not well-formed, or whose prolog the
+//     Transport's XML reader does not follow);
 //   - "tdmrep.json", "tdm-header" and "tdm-meta": TDMRep's
 //     /.well-known/tdmrep.json ([WithTDMRep]), tdm-reservation header
 //     field and META tag, each a source combined as the others are: a
@@ -782,7 +783,8 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // parser: the META elements of its head (and those HTML's parser would
 // put there, children of the root before the body); an XML body whose
 // root is not XHTML's <html>, or, served as XML and whole, that XML does
-// not read as far as its root, holds none. An HTML body whose tags cannot
+// not read as far as its root and whose root, read leniently, is not
+// XHTML's <html> (a feed with a fault in its prolog), holds none. An HTML body whose tags cannot
 // be read (see [Transport.Receipt]) says no to everything, as does a 304
 // (Not Modified), whose header fields are not the page's: pass the
 // response it validates (see [Transport.Receipt]). A nil resp gives the
@@ -912,6 +914,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	}
 	utf16 := bytes.HasPrefix(first, []byte("\xFF\xFE")) || bytes.HasPrefix(first, []byte("\xFE\xFF"))
 	whole, rooted := true, true // read to the end of the head, and its root's start, for XHTML: see xhtmlHead
+	var xmlText []byte          // an XHTML page decoded, as xhtmlHead read it
 	switch {
 	case utf16 && isXHTML(h, b):
 		// Read as UTF-8, for encoding/xml; a code unit no character is
@@ -919,6 +922,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		// not as the U+FFFD the decoder writes.
 		if text, err := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder().Bytes(unpaired(first)); err == nil {
 			page.b, whole, rooted = xhtmlHead(text)
+			xmlText = text
 		}
 	case isXHTML(h, b):
 		// As XML reads it: by its byte-order mark, else in the
@@ -953,6 +957,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			return pageText{}, fmt.Errorf("robotstxt: an XHTML page in %s, which does not decode: its META tags cannot be read: %w", capQuote(label), err)
 		}
 		page.b, whole, rooted = xhtmlHead(text)
+		xmlText = text
 	case bom != "" || utf16:
 	case bom == "" && !hasBOM(b) && jis != nil:
 		return pageText{}, jis
@@ -980,15 +985,43 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			}
 		}
 	}
-	if !rooted && isXML(mt) && !page.cut {
+	if !rooted && isXML(mt) && !page.cut && !htmlRoot(xmlText) {
 		// An XML document whose root XML does not reach, served as XML
-		// whole: a feed or a sitemap with a fault in its prolog is no
-		// page, as it was before XML's types were read as XHTML's; cut
-		// short, it may be a page cut before its root (review144).
+		// whole, and not XHTML's <html> as a lenient reading finds it:
+		// a feed or a sitemap with a fault in its prolog is no page, as
+		// it was before XML's types were read as XHTML's; cut short, it
+		// may be a page cut before its root (review144). A page whose
+		// prolog xhtmlHead cannot follow (an XML 1.1 declaration, an
+		// ATTLIST's default, a parameter entity) reads as cut, as
+		// served as XHTML (tdmrep85).
 		return pageText{}, nil
 	}
 	page.cut = page.cut || !whole
 	return page, nil
+}
+
+// htmlRoot reports whether the root element of XML document page, as
+// encoding/xml finds it reading leniently (its XML declaration, entities
+// and DOCTYPE passed over, whatever they hold), is XHTML's <html>.
+func htmlRoot(page []byte) bool {
+	page = bytes.TrimLeft(bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF")), " \t\r\n")
+	if bytes.HasPrefix(page, []byte("<?xml")) {
+		if i := bytes.Index(page, []byte("?>")); i >= 0 {
+			page = page[i+2:] // its version may be one encoding/xml refuses
+		}
+	}
+	d := xml.NewDecoder(bytes.NewReader(page))
+	d.Strict = false
+	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil } // decoded already
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return false
+		}
+		if t, ok := tok.(xml.StartElement); ok {
+			return t.Name.Local == "html" && (t.Name.Space == "" || t.Name.Space == xhtmlNamespace)
+		}
+	}
 }
 
 // pageCharset returns the charset browsers decode HTML page b by: its

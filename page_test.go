@@ -1247,7 +1247,9 @@ func TestReceiptBounds(t *testing.T) {
 	if r.Dropped != 80+80+102-3*16 {
 		t.Errorf("Dropped = %d", r.Dropped)
 	}
-	if r.Usage.Pref("train-ai") != PrefNo || r.TDMPolicy != "" {
+	// The page's long policy is its own, cut and marked.
+	if r.Usage.Pref("train-ai") != PrefNo || !strings.HasPrefix(r.TDMPolicy, "https://p/xxx") || !strings.HasSuffix(r.TDMPolicy, "…") ||
+		len(r.TDMPolicy) > 512+len("…") {
 		t.Errorf("usage %q, policy %q", r.Usage, r.TDMPolicy)
 	}
 	out, err := json.Marshal(r)
@@ -2697,6 +2699,14 @@ func TestReceiptXHTMLServedAsXML(t *testing.T) {
 		"/latin-1": `<?xml version="1.0" encoding="latin-1"?>` + "\n" + `<rss version="2.0"><channel><title>caf` + "\xe9" + `</title></channel></rss>`,
 		"/comment": xhtmlProlog + "<!-- caf\xe9 -->\n" + rss,
 	}
+	// Pages whose prolog XML reads but xhtmlHead cannot follow read as
+	// cut in their head: no to everything, served as XML as served as
+	// XHTML (tdmrep85: served as XML, they read as no page).
+	unfollowed := map[string]string{
+		"/v1.1":      `<?xml version="1.1" encoding="utf-8"?>`,
+		"/attlist":   `<!DOCTYPE html [ <!ATTLIST html lang CDATA "en"> ]>`,
+		"/parameter": `<!DOCTYPE html [ <!ENTITY % draft "INCLUDE"> ]>`,
+	}
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
 	_, _ = zw.Write([]byte(page))
@@ -2713,6 +2723,9 @@ func TestReceiptXHTMLServedAsXML(t *testing.T) {
 			_, _ = rw.Write(gz.Bytes())
 		})
 		feeds["/page"], feeds["/sitemap.xml"], feeds["/feed"] = page, sitemap, metaOfAFeed
+		for path, prolog := range unfollowed {
+			feeds[path] = prolog + strings.TrimPrefix(page, xhtmlProlog)
+		}
 		for path, body := range feeds {
 			w.on("a.test"+path, func(rw http.ResponseWriter, r *http.Request) {
 				rw.Header()["Content-Type"] = nil // none: net/http sniffs none
@@ -2737,6 +2750,12 @@ func TestReceiptXHTMLServedAsXML(t *testing.T) {
 			resp, body := fetchPage(t, hc, u)
 			if r, d := tr.Receipt(resp, body), tr.PageDirectives(resp, body); len(r.Signals) != 0 || d.NoIndex {
 				t.Errorf("%q, %s of %d bytes: signals %q, noindex %v; want none", ct, u, len(body), sigs(r.Signals), d.NoIndex)
+			}
+		}
+		for path := range unfollowed {
+			resp, body := fetchPage(t, hc, "http://a.test"+path)
+			if d := tr.PageDirectives(resp, body); !d.NoIndex || !d.NoAI {
+				t.Errorf("%q, %s: noindex %v, noai %v; want no to everything", ct, path, d.NoIndex, d.NoAI)
 			}
 		}
 		// Cut in its prolog, before its root, it may have said anything
@@ -4655,5 +4674,36 @@ func TestReceiptNamesALongURLWhole(t *testing.T) {
 	resp, body := fetchPage(t, hc, "http://"+long+"/search?q="+strings.Repeat("x", 7000))
 	if rc := tr.Receipt(resp, body); len(rc.URL) > maxReceiptURL+len("…") || !strings.HasSuffix(rc.URL, "…") {
 		t.Errorf("the receipt of a page at a host of %d bytes names a URL of %d bytes", len(long), len(rc.URL))
+	}
+}
+
+// TestReceiptLongMetaPolicyIsThePages: a page's own tdm-policy META past
+// 2 KiB (a signed URL) is the page's policy, which supersedes the one its
+// site's tdmrep.json gives, cut and marked in the receipt as the header's
+// is: the META tag's was dropped, and the receipt named the file's
+// (tdmrep85).
+func TestReceiptLongMetaPolicyIsThePages(t *testing.T) {
+	const sitePolicy = "https://a.test/site-policy.json"
+	long := "https://a.test/page-policy.json?sig=" + strings.Repeat("A", 2100)
+	for _, tc := range []struct {
+		name   string
+		header []string
+		meta   string
+	}{
+		{"META", nil, `<meta name="tdm-reservation" content="1"><meta name="tdm-policy" content="` + long + `">`},
+		{"header", []string{"Tdm-Reservation", "1", "Tdm-Policy", long}, ""},
+	} {
+		w := newHosts(t)
+		w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		w.on("a.test/.well-known/tdmrep.json", serve(200, `[{"location":"/","tdm-reservation":1,"tdm-policy":"`+sitePolicy+`"}]`))
+		w.on("a.test/p", serve(200, "<html><head>"+tc.meta+"</head><body>x</body></html>",
+			append([]string{"Content-Type", "text/html"}, tc.header...)...))
+		c := newTestClient(t, WithUserAgent(testUA), WithTDMRep(), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+		tr := NewTransport(c, w.transport(t))
+		resp, body := fetchPage(t, &http.Client{Transport: tr}, "http://a.test/p")
+		r := tr.Receipt(resp, body)
+		if !strings.HasPrefix(r.TDMPolicy, "https://a.test/page-policy.json?sig=AAA") || !strings.HasSuffix(r.TDMPolicy, "…") {
+			t.Errorf("the page's policy in its %s: TDMPolicy %.60q (%d bytes); want the page's, cut and marked", tc.name, r.TDMPolicy, len(r.TDMPolicy))
+		}
 	}
 }

@@ -452,14 +452,11 @@ type TDM struct {
 	// these values, "1" winning when tags disagree; "" when none does (a
 	// value such as "yes" is a protocol error, read as none).
 	Reservation string
-	// Policy is the content of the first tdm-policy tag, spaces trimmed;
-	// "" when there is none, or when it is longer than 2,048 bytes
-	// (a cut URL would point elsewhere).
+	// Policy is the content of the first tdm-policy tag, spaces trimmed,
+	// whole (a signed URL may run to kilobytes, and a cut one would
+	// point elsewhere); "" when there is none.
 	Policy string
 }
-
-// maxPolicyLen bounds TDM.Policy: room for any real URL.
-const maxPolicyLen = 2048
 
 // TDMFromHTML reads the TDMRep META tags of an HTML page as [FromHTML]
 // reads the robots tags. Where only text or a stray end tag began the
@@ -480,9 +477,7 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 			}
 		case ascii.EqualFold(name, "tdm-policy") && sure && !policySeen:
 			policySeen = true
-			if p := strings.TrimSpace(content); len(p) <= maxPolicyLen {
-				t.Policy = p
-			}
+			t.Policy = strings.TrimSpace(content)
 		}
 	})
 	return t, err
