@@ -419,7 +419,7 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 // readAsSent reports whether b, a tdmrep.json read with header as a
 // robots.txt is, holds the text its server wrote: JSON is UTF-8 (RFC 8259
 // §8.1). Not so a body read in Windows-1252 that no Content-Type named (a
-// UTF-8 file with one stray byte, whose "/café/" would read as
+// UTF-8 file with one stray byte, whose line "/café/" is on would read as
 // "/cafÃ©/"), nor one not in the charset said, whose bytes decode to
 // U+FFFD ("/caf\xE9/" said to be UTF-8 or Shift_JIS reads as
 // "/caf\uFFFD/"): either location matches no URL, and the reservation

@@ -191,8 +191,12 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		// UTF-8's leading ones, only once converted.
 		raw = dropCutLine(raw, 0)
 	}
+	cut := b.Truncated && !whole
+	// The line the limit cuts is UTF-8 if, with the bytes that finish
+	// its last character, it is (see toUTF8).
+	cutUTF8 := cut && utf8Line(tell[bytes.LastIndexAny(tell, "\r\n")+1:])
 	var left int
-	b.Text, b.Charset, left = toUTF8(raw, enc, name, wide, b.Truncated && !whole)
+	b.Text, b.Charset, left = toUTF8(raw, enc, name, wide, cut, cutUTF8)
 	if b.Truncated && converted && !whole {
 		b.Text = dropCutLine(b.Text, left) // toUTF8 left out a character the limit cut
 	}
@@ -533,9 +537,16 @@ func wideBreaks(body []byte) (le, be int) {
 
 // toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, from enc,
 // named name (nil for UTF-8: see charsetOf), to UTF-8 and names the
-// charset it was read in (see Read). cut says the limit cut body within
-// a line: a character it left unfinished is left out, left its bytes.
-func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut bool) (_ []byte, _ string, left int) {
+// charset it was read in (see Read). A body in a charset that keeps ASCII
+// is converted a line at a time: a line that is UTF-8 (see utf8Line) is
+// kept as it is, so that a UTF-8 file with a stray byte of another
+// charset (a Latin-1 "à" in a comment, a no-break space 0xA0 after a
+// colon, as real files hold) keeps its UTF-8 rules, which Google's
+// parser, reading bytes, matches: converted, "/bücher/" read
+// "/bÃ¼cher/". cut says the limit cut body within a line, which cutUTF8
+// says is UTF-8: a character it left unfinished is left out, left its
+// bytes.
+func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut, cutUTF8 bool) (_ []byte, _ string, left int) {
 	if wide.enc == nil && !utf8.Valid(body) {
 		body = trimPartBOM(body)
 	}
@@ -543,91 +554,73 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut 
 		return body, "utf-8", 0
 	}
 	dec := Decoder(enc)
-	if cm, ok := enc.(*charmap.Charmap); ok && wide.enc == nil && mostlyUTF8(body) {
-		dec = &encoding.Decoder{Transformer: mixed{cm: cm}}
-	}
-	if !cut {
-		out, err := dec.Bytes(body)
-		if err != nil {
-			// x/text decoders replace what they cannot read; if one fails, keep body.
-			return body, "utf-8", 0
+	out := make([]byte, 0, len(body)+len(body)/2)
+	from := 0 // body[from:] is not in out
+	for at := 0; at < len(body) && wide.enc == nil; {
+		end := len(body)
+		if i := bytes.IndexAny(body[at:], "\r\n"); i >= 0 {
+			end = at + i + 1
 		}
-		return out, name, 0
+		line := body[at:end]
+		if end == len(body) && cut {
+			if cutUTF8 {
+				var err error
+				if out, _, err = decodeTo(out, dec, body[from:at], false); err != nil {
+					return body, "utf-8", 0
+				}
+				kept := dropCutRune(line)
+				return append(out, kept...), name, len(line) - len(kept)
+			}
+		} else if utf8Line(line) {
+			var err error
+			if out, _, err = decodeTo(out, dec, body[from:at], false); err != nil {
+				return body, "utf-8", 0
+			}
+			out, from = append(out, line...), end
+		}
+		at = end
 	}
-	// Not told the input ends, a decoder leaves a character the cut left
-	// unfinished unread: told, it reads one as U+FFFD, and maybe more
-	// (gb18030's 81 30 as "\uFFFD0", a UTF-16 surrogate and a byte as two
-	// U+FFFD), which would end a cut pattern in what it never said.
-	out, src := make([]byte, 0, 2*len(body)+utf8.UTFMax), body
-	for {
-		n, read, err := dec.Transform(out[len(out):cap(out)], src, false)
+	out, left, err := decodeTo(out, dec, body[from:], cut)
+	if err != nil {
+		// x/text decoders replace what they cannot read; if one fails, keep body.
+		return body, "utf-8", 0
+	}
+	return out, name, left
+}
+
+// utf8Line reports whether line holds UTF-8 past ASCII and nothing else:
+// one in a single-byte charset seldom does, all its letters past ASCII
+// paired as UTF-8's, a letter of C2-DF with a sign of 80-BF.
+func utf8Line(line []byte) bool {
+	for i, c := range line {
+		if c >= utf8.RuneSelf {
+			return utf8.Valid(line[i:])
+		}
+	}
+	return false
+}
+
+// decodeTo appends src, decoded by dec, to out. With more (the limit cut
+// the body within src's last line), a character src ends within is left
+// out, left its bytes: told the input ends, a decoder reads one as
+// U+FFFD, and maybe more (gb18030's 81 30 as "\uFFFD0", a UTF-16
+// surrogate and a byte as two U+FFFD), which would end a cut pattern in
+// what it never said.
+func decodeTo(out []byte, dec *encoding.Decoder, src []byte, more bool) (_ []byte, left int, _ error) {
+	dec.Reset()
+	for len(src) > 0 {
+		out = slices.Grow(out, 2*len(src)+utf8.UTFMax)
+		n, read, err := dec.Transform(out[len(out):cap(out)], src, !more)
 		out, src = out[:len(out)+n], src[read:]
-		switch err {
-		case transform.ErrShortDst:
-			out = slices.Grow(out, 2*len(src)+utf8.UTFMax)
-		case nil, transform.ErrShortSrc:
-			return out, name, len(src)
+		switch {
+		case err == transform.ErrShortDst:
+		case err == nil, err == transform.ErrShortSrc && more:
+			return out, len(src), nil
 		default:
-			return body, "utf-8", 0 // as above
+			return out, 0, err
 		}
 	}
-}
-
-// mostlyUTF8 reports whether body holds at least as many UTF-8
-// characters past ASCII as bytes that are not UTF-8: a UTF-8 file with a
-// stray byte of another charset (a Latin-1 "à" in a comment, a no-break
-// space 0xA0 after a colon), whose UTF-8 rules read whole as Windows-1252
-// would match no URL ("/bücher/" as "/bÃ¼cher/"), where Google's parser,
-// reading bytes, matches them. Text in a single-byte charset seldom
-// spells UTF-8: it takes a letter of C2-DF followed by one of 80-BF.
-func mostlyUTF8(body []byte) bool {
-	multi, stray := 0, 0
-	for i := 0; i < len(body); {
-		if body[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if !utf8.FullRune(body[i:]) {
-			break // a character a cut left unfinished, or a stray byte
-		}
-		r, n := utf8.DecodeRune(body[i:])
-		if r == utf8.RuneError && n == 1 {
-			stray++
-		} else {
-			multi++
-		}
-		i += n
-	}
-	return multi >= stray
-}
-
-// mixed decodes text that is mostly UTF-8 (see mostlyUTF8): its UTF-8
-// characters as they are, each other byte as the single-byte charset
-// cm's.
-type mixed struct {
-	transform.NopResetter
-	cm *charmap.Charmap
-}
-
-func (m mixed) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
-	var buf [utf8.UTFMax]byte
-	for nSrc < len(src) {
-		rest := src[nSrc:]
-		if !atEOF && !utf8.FullRune(rest) {
-			return nDst, nSrc, transform.ErrShortSrc // a character the next bytes may finish
-		}
-		r, n := utf8.DecodeRune(rest)
-		char := rest[:n]
-		if r == utf8.RuneError && n == 1 {
-			char = buf[:utf8.EncodeRune(buf[:], m.cm.DecodeByte(rest[0]))]
-		}
-		if len(dst)-nDst < len(char) {
-			return nDst, nSrc, transform.ErrShortDst
-		}
-		nDst += copy(dst[nDst:], char)
-		nSrc += n
-	}
-	return nDst, nSrc, nil
+	return out, 0, nil
 }
 
 // charsetOf returns the encoding that body, whose UTF-16 or UTF-32 form

@@ -104,9 +104,10 @@ func TestCharsetToUTF8(t *testing.T) {
 		{"UTF-16BE BOM before rules", "\xFE\xFF# r\nDisallow: /p\n", "", "þÿ# r\nDisallow: /p\n"},
 		// ISO-2022-JP's escapes switch every line after them; a stray
 		// byte makes the body fall to the charset, which is passed over.
-		// A UTF-8 file with a stray byte of another charset keeps its
-		// UTF-8 rules, as Google's parser, reading bytes, matches them:
-		// read whole as Windows-1252 "/bücher/" was "/bÃ¼cher/" (parse85).
+		// A UTF-8 file with stray bytes of another charset keeps its
+		// UTF-8 lines, as Google's parser, reading bytes, matches them:
+		// read whole as Windows-1252 "/bücher/" was "/bÃ¼cher/" (parse85,
+		// review146); a line with a stray byte is converted whole.
 		{"UTF-8 with a stray Latin-1 byte", "# Mis \xE0 jour\nDisallow: /bücher/\nDisallow: /café\n", "",
 			"# Mis à jour\nDisallow: /bücher/\nDisallow: /café\n"},
 		{"UTF-8 with a stray byte, Latin-1 declared", "Disallow:\xA0/_inc*\nDisallow: /bücher/\n", "text/plain; charset=iso-8859-1",
@@ -114,12 +115,18 @@ func TestCharsetToUTF8(t *testing.T) {
 		{"UTF-8 with a stray byte, windows-1251 declared", "Disallow: /книги/\n# \xFF\n", "text/plain; charset=windows-1251",
 			"Disallow: /книги/\n# я\n"},
 		{"Latin-1 spelling a UTF-8 character once", "a/caf\xE9/\xE9t\xE9/\xC3\xA9", "", "a/café/été/Ã©"},
-		{"UTF-8 and stray bytes as many", "a/\xE9/é", "text/plain", "a/é/é"},
+		{"a line with a stray byte converted whole", "a/\xE9/é", "text/plain", "a/é/Ã©"},
+		{"UTF-8 lines under a long Latin-1 comment", "# mis \xE0 jour par l'\xE9quipe \xAB S\xE9curit\xE9 \xBB\nDisallow: /bücher/\r\nDisallow: /café\n",
+			"", "# mis à jour par l'équipe « Sécurité »\nDisallow: /bücher/\r\nDisallow: /café\n"},
+		// A line in a single-byte charset whose letters pair as UTF-8's
+		// but not all (windows-1256's چاپ is 8D C7 81, C7 81 valid UTF-8).
+		{"windows-1256 letters pairing as UTF-8", "Disallow: /\x8D\xC7\x81/\nDisallow: /\xDA\x98\xD3/\n", "text/plain; charset=windows-1256",
+			"Disallow: /چاپ/\nDisallow: /عکس/\n"},
 		{"ISO-2022-JP passed over", "# \x1b(I x\nDisallow: /p\n# \x82", "text/plain; charset=iso-2022-jp", "# \x1b(I x\nDisallow: /p\n# \u201a"},
 	} {
 		body, wide := []byte(tc.body), wideOf([]byte(tc.body))
 		enc, name := charsetOf(body, http.Header{"Content-Type": {tc.ctype}}, wide)
-		text, _, _ := toUTF8(body, enc, name, wide, false)
+		text, _, _ := toUTF8(body, enc, name, wide, false, false)
 		got := string(text)
 		got = strings.TrimPrefix(got, "\uFEFF")
 		if want := strings.TrimPrefix(tc.want, "\uFEFF"); got != want {
@@ -169,6 +176,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("User-agent: *\n"+strings.Repeat("Disallow: /x\n", 57)), uint8(0), uint8(0x11), false, uint32(757))
 	f.Add([]byte(strings.Repeat("Disallow: /x\n", 40)), uint8(0), uint8(0x30), false, uint32(531)) // declared longer, within the limit
 	f.Add([]byte("Disallow: /stra\x810\x898e/\n"), uint8(0), uint8(4), false, uint32(18))          // gb18030's ß cut after 81 30
+	f.Add([]byte("# \xe0\nDisallow: /b\xc3\xbc\xe9x\n"), uint8(0), uint8(1), false, uint32(18))    // a UTF-8 cut line, a stray byte past the limit
 	f.Fuzz(func(t *testing.T, data []byte, coding, ctype uint8, encodeIt bool, lim uint32) {
 		header := http.Header{}
 		header.Set("Content-Encoding", fuzzCodings[int(coding)%len(fuzzCodings)])
@@ -270,9 +278,13 @@ func FuzzRead(f *testing.F) {
 		if b.Truncated && b.Charset != "utf-8" && !encodeIt {
 			// Converted, a cut body reads as a prefix of the whole one
 			// in the same charset, but for a disallow's '*': no character
-			// it cut becomes another.
+			// it cut becomes another. Its cut line may read as UTF-8
+			// where the whole line, with a stray byte past the limit,
+			// is converted: what lies past the limit is no part of it.
 			all, err := Read(bytes.NewReader(data), header, -1)
-			if err == nil && all.Charset == b.Charset && !bytes.HasPrefix(all.Text, readPrefix(b.Text)) {
+			complete := b.Text[:bytes.LastIndexAny(b.Text, "\r\n")+1]
+			if err == nil && all.Charset == b.Charset && !bytes.HasPrefix(all.Text, readPrefix(b.Text)) &&
+				(!bytes.HasPrefix(all.Text, complete) || !utf8Line(b.Text[len(complete):])) {
 				t.Fatalf("%s cut to %q, not a prefix of the whole body's %q", b.Charset, b.Text, all.Text)
 			}
 		}
@@ -437,17 +449,21 @@ func TestReadBodyCharsetWithinLimit(t *testing.T) {
 // the same body with no stray byte does: the character the cut left
 // unfinished is no stray byte that outvotes its UTF-8 (parse85).
 func TestReadStrayByteCutWithinUTF8(t *testing.T) {
-	const clean = "# à\nDisallow: /bücher/\nDisallow: /über/x\n"
-	stray := strings.Replace(clean, "à", "\xE0", 1)
-	for _, cut := range []int{strings.Index(clean, "über") + 1, strings.Index(clean, "über") + 2} {
-		want, err := Read(strings.NewReader(clean), nil, int64(cut))
-		if err != nil {
-			t.Fatal(err)
-		}
-		limit := cut - len("à") + 1
-		got, err := Read(strings.NewReader(stray), nil, int64(limit))
-		if err != nil || string(got.Text) != string(want.Text) || !got.Truncated {
-			t.Errorf("cut at %d: Read = %q (truncated %v), %v; want %q", limit, got.Text, got.Truncated, err, want.Text)
+	for _, clean := range []string{
+		"# à\nDisallow: /bücher/\nDisallow: /über/x\n",
+		"# à\nUser-agent: *\nDisallow: /über/é/\n", // review146: the cut line's UTF-8 is told by the bytes finishing it
+	} {
+		stray := strings.Replace(clean, "à", "\xE0", 1)
+		for _, cut := range []int{strings.Index(clean, "über") + 1, strings.Index(clean, "über") + 2} {
+			want, err := Read(strings.NewReader(clean), nil, int64(cut))
+			if err != nil {
+				t.Fatal(err)
+			}
+			limit := cut - len("à") + 1
+			got, err := Read(strings.NewReader(stray), nil, int64(limit))
+			if err != nil || string(got.Text) != string(want.Text) || !got.Truncated {
+				t.Errorf("%q cut at %d: Read = %q (truncated %v), %v; want %q", stray, limit, got.Text, got.Truncated, err, want.Text)
+			}
 		}
 	}
 }
