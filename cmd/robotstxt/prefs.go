@@ -69,11 +69,14 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 	// theirs reports whether a statement of group gi that does not speak
 	// for agent gives it its refusals: another of the group's lines,
 	// whose crawlers obey the group's rules, speaks for it (see
-	// parser.UsageRule.Agents).
+	// parser.UsageRule.Agents). The lines that speak for agent are
+	// counted once a group and once a run: a group of thousands of runs
+	// took seconds a URL counted again for each statement.
+	inGroup := make(map[int]int) // by group: how many of its user-agent lines speak for agent
+	inRun := make(map[int]int)   // by the first of a run's lines: how many of them do
 	theirs := func(gi int, agents []parser.UserAgent) bool {
-		all := f.Groups[gi].Agents
-		i := slices.IndexFunc(all, func(a parser.UserAgent) bool { return a.Line == agents[0].Line })
-		return i >= 0 && speaksFor(slices.Concat(all[:i], all[i+len(agents):]), agent, named != nil)
+		return countOnce(inGroup, gi, f.Groups[gi].Agents, agent, named != nil) >
+			countOnce(inRun, agents[0].Line, agents, agent, named != nil)
 	}
 	var usageRules []parser.UsageRule
 	var theirRules [][]parser.UsageRule   // by the lines they speak for, which decide apart
@@ -231,12 +234,31 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 // speaking for agents speaks for agent: one names it, when a group does
 // (named), or else one is "*".
 func speaksFor(agents []parser.UserAgent, agent string, named bool) bool {
-	return slices.ContainsFunc(agents, func(a parser.UserAgent) bool {
-		if named {
-			return names(a, agent)
+	return slices.ContainsFunc(agents, func(a parser.UserAgent) bool { return speaker(a, agent, named) })
+}
+
+// speaker reports whether user-agent line a speaks for agent: it names
+// it, when a group does (named), or else it is "*".
+func speaker(a parser.UserAgent, agent string, named bool) bool {
+	if named {
+		return names(a, agent)
+	}
+	return a.Global
+}
+
+// countOnce returns how many of agents speak for agent (see speaker),
+// counted once for key in counts.
+func countOnce(counts map[int]int, key int, agents []parser.UserAgent, agent string, named bool) int {
+	n, ok := counts[key]
+	if !ok {
+		for _, a := range agents {
+			if speaker(a, agent, named) {
+				n++
+			}
 		}
-		return a.Global
-	})
+		counts[key] = n
+	}
+	return n
 }
 
 // servedUsage returns the Content-Usage rules that decide the preferences

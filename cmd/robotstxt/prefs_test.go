@@ -485,6 +485,25 @@ func TestUsageLinesBounded(t *testing.T) {
 	if a1, a2 := allocs(run(4000)), allocs(run(8000)); float64(a2) > 3*float64(a1) {
 		t.Errorf("prefItems allocated %d times for 4,000 rules of a run of 4,000 lines, %d for 8,000: more than linear", a1, a2)
 	}
+	// A group of a run of n crawlers, the one asked of last, and a run of
+	// one line with n statements, whose refusals reach the crawler:
+	// each statement copied and searched the group's other lines, which
+	// took test seconds a URL (cli85).
+	theirs := func(n int) []byte {
+		return []byte(strings.Repeat("User-agent: a\n", n) + "User-agent: z\nContent-Usage: train-ai=y\nUser-agent: b\n" +
+			strings.Repeat("Content-Usage: x\n", n) + "Disallow: /z\n")
+	}
+	bytesOf := func(body []byte) uint64 {
+		p := parse(body, robotstxt.ModeGoogle)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		prefItems(p, "z", "/x", true, robotstxt.Usage{})
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	if b1, b2 := bytesOf(theirs(2000)), bytesOf(theirs(4000)); float64(b2) > 3*float64(b1) {
+		t.Errorf("prefItems allocated %d bytes for a run of 2,000 lines and one of 2,000 statements, %d for 4,000: more than linear", b1, b2)
+	}
 }
 
 // TestUsagePastFormsBoundDropsAYesWhenRulesSayNo: as
