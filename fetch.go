@@ -165,8 +165,14 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		}
 		led = append(led, status+" "+capText(target))
 		// A site's own fetch follows a redirect within its site (http to
-		// https, to its www twin) as this one does.
-		froms = slices.DeleteFunc(froms, func(s theirFetch) bool { return !sameSite(s.authority, authority) })
+		// https, to its www twin), within the site of the last robots.txt
+		// reached, or to another's robots.txt, unchecked as this one
+		// does: a site whose robots.txt is another's (a shop's on its
+		// CDN) keeps the answer as its own, lest each site redirected to
+		// it ask it again (hops85).
+		if !robotsOf && !sameSite(site, authority) {
+			froms = slices.DeleteFunc(froms, func(s theirFetch) bool { return !sameSite(s.authority, authority) })
+		}
 		if robotsOf && k.doc.robots {
 			theirs := f.c.theirs(ctx, authority)
 			var more []string // theirs' own redirects

@@ -64,9 +64,11 @@ func TestFetchRedirects(t *testing.T) {
 			t.Fatalf("Cached = %+v", info)
 		}
 		for i, s := range sites[1:] {
-			// The last site's robots.txt answered the last hop: its own
-			// answer, which it keeps (see Client.theirs).
-			if info, _, ok := held(c, s.URL); ok != (i == 4) || ok && len(info.Redirects()) != 0 {
+			// Each hop's robots.txt answered as its own fetch would,
+			// the redirects from it on unchecked: the answer is its own,
+			// which it keeps (see Client.theirs), the last site's with
+			// none (hops85: only the last one kept it).
+			if info, _, ok := held(c, s.URL); !ok || len(info.Redirects()) != 4-i || i < 4 && info.FinalURL != sites[5].URL+"/robots.txt" {
 				t.Errorf("hop %d's authority holds %+v (%v)", i+1, info, ok)
 			}
 			if s.hits.Load() != 1 {

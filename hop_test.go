@@ -354,6 +354,47 @@ func TestHopToAnotherRobotsTxt(t *testing.T) {
 	}
 }
 
+// TestHopToARobotsTxtThatIsAnothers: a site whose robots.txt is another
+// site's (a shop's, on its CDN) keeps the answer a hop to it met as its
+// own, with its redirect, as its own fetch follows the same chain: each
+// site redirected to it after the first sent it a request, unpaced, and
+// only the CDN kept its answer (hops85). A failure of the CDN is held
+// for both, the shop asked once by the sites redirected there (its own
+// check asks it: no chain leaves a failure on a site's entry).
+func TestHopToARobotsTxtThatIsAnothers(t *testing.T) {
+	checkLeaks(t)
+	for _, down := range []bool{false, true} {
+		cdn := serve(200, "User-agent: *\nDisallow: /cart\nCrawl-delay: 5\n", "Cache-Control", "max-age=3600")
+		if down {
+			cdn = serve(503, "busy", "Retry-After", "600")
+		}
+		w := newHosts(t)
+		w.on("shop.test/robots.txt", redirectTo("http://cdn.test/robots.txt"))
+		w.on("cdn.test/robots.txt", cdn)
+		for i := range 10 {
+			w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://shop.test/robots.txt"))
+		}
+		c, _ := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+		t.Cleanup(func() { _ = c.Close() })
+		for i := range 10 {
+			if d, _ := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/cart", i)); d.Allowed {
+				t.Fatalf("s%d.test: %+v; want its rules, or deferred", i, d)
+			}
+		}
+		if n, m := w.count("http://shop.test/robots.txt"), w.count("http://cdn.test/robots.txt"); n != 1 || m != 1 {
+			t.Errorf("the shop's robots.txt asked %d times, the CDN's %d, by 10 sites redirected there; want 1 each", n, m)
+		}
+		if down {
+			continue
+		}
+		d, _ := c.Check(context.Background(), "http://shop.test/cart")
+		if d.Allowed || len(d.Redirects()) != 1 || w.count("http://shop.test/robots.txt") != 1 {
+			t.Errorf("the shop's own check: %+v, the shop asked %d times; want the answer a hop kept, its one redirect",
+				d, w.count("http://shop.test/robots.txt"))
+		}
+	}
+}
+
 // TestHopToARobotsTxtThatMovesWithinItsSite: when the other site's
 // robots.txt redirects within its site (to https, to its www twin), as
 // its own fetch follows, the answer is kept as that site's own, with
