@@ -31,7 +31,8 @@ const lintJSONHelp = `With -json, each file gives one JSON object on one line:
    "diagnostics": [{"line": 3, "severity": "error",
      "code": "rule-outside-group", "message": "…", "text": "Disallow: /x"}]}
 bytes is the size of the file, or of the body as received, before it
-is decoded as crawlers decode it; charset is the encoding it was read in;
+is decoded as crawlers decode it (16 MiB and a byte for any larger,
+which is read no further); charset is the encoding it was read in;
 truncated is true when a robots.txt is over the 500 KiB crawlers read (a
 tdmrep.json over its limit is not cut but unreadable); line 0
 is about the whole file; text is the line as written, white space
