@@ -295,8 +295,9 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // HTTP client's error; an archiver may return OutcomeAllowAll for a host
 // that no longer resolves. OutcomeRules counts as OutcomeUnreachable, as
 // does any outcome for a connection [PublicOnly] refused or an answer
-// net/http could not read (the server sent a byte of it, and neither the
-// network nor the clock cut it after). With a
+// net/http could not read (the server sent a byte of it: not one the
+// clock cut, nor a connection closed after a whole line of its header,
+// which are failures to reach; a line cut short reads as malformed). With a
 // [Store], p is also asked of another process's failure, with an error
 // that holds its text and what errors.Is and errors.As tell of it (the
 // Store keeps its class: a timeout, a name not found, a refused or reset
