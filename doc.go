@@ -181,7 +181,7 @@
 // began before the cut) is kept, and the text is converted to UTF-8 (by a UTF-32 or UTF-16
 // byte-order mark or NULs, else as UTF-8, else by a Content-Type charset
 // that keeps the ASCII directives readable, else as Windows-1252, its
-// lines in UTF-8 kept: see [github.com/robotsgate/robotstxt/parser.Read]). HTML
+// lines in UTF-8 then kept: see [github.com/robotsgate/robotstxt/parser.Read]). HTML
 // served as robots.txt is parsed like any text; its lines do not match.
 //
 // # Caching and failure

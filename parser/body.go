@@ -16,8 +16,8 @@ type Body struct {
 	// "utf-16le", "utf-16be", "utf-32le", "utf-32be", or the charset
 	// the Content-Type names, by its WHATWG name ("iso-8859-1" reads as
 	// "windows-1252"; windows-1252 also when it names none, or one that
-	// is not ASCII-compatible, and the body is not UTF-8), whose lines
-	// that are not UTF-8 were converted.
+	// is not ASCII-compatible, and the body is not UTF-8, its lines in
+	// UTF-8 kept as they are).
 	Charset string
 	// Truncated reports that the body was longer than the limit.
 	Truncated bool
@@ -63,10 +63,10 @@ type Body struct {
 // starts with a UTF-8 byte-order mark is kept as it is; any other is
 // converted from the Content-Type's charset, or Windows-1252 (also for a
 // charset that is not ASCII-compatible: UTF-16 named but not found,
-// ISO-2022-JP, the WHATWG replacement encoding) a line at a time, a line
-// of UTF-8 past ASCII kept as it is (a UTF-8 file with a stray Latin-1
-// byte keeps its UTF-8 rules, as Google's parser, reading bytes, matches
-// them). An error means the body
+// ISO-2022-JP, the WHATWG replacement encoding); from Windows-1252 (no
+// charset named, or Latin-1's) a line at a time, a line of UTF-8 past
+// ASCII kept as it is (a UTF-8 file with a stray Latin-1 byte keeps its
+// UTF-8 rules, as Google's parser, reading bytes, matches them). An error means the body
 // could not be read whole: the Client takes such a robots.txt as
 // unreachable.
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {

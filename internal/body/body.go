@@ -537,13 +537,15 @@ func wideBreaks(body []byte) (le, be int) {
 
 // toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, from enc,
 // named name (nil for UTF-8: see charsetOf), to UTF-8 and names the
-// charset it was read in (see Read). A body in a charset that keeps ASCII
-// is converted a line at a time: a line that is UTF-8 (see utf8Line) is
-// kept as it is, so that a UTF-8 file with a stray byte of another
-// charset (a Latin-1 "à" in a comment, a no-break space 0xA0 after a
+// charset it was read in (see Read). A body read as Windows-1252 (no
+// charset named, or Latin-1's) is converted a line at a time: a line that
+// is UTF-8 (see utf8Line) is kept as it is, so that a UTF-8 file with a
+// stray Latin-1 byte (an "à" in a comment, a no-break space 0xA0 after a
 // colon, as real files hold) keeps its UTF-8 rules, which Google's
 // parser, reading bytes, matches: converted, "/bücher/" read
-// "/bÃ¼cher/". cut says the limit cut body within a line, which cutUTF8
+// "/bÃ¼cher/". A charset named otherwise is taken at its word: the lines
+// of GBK, Thai or Arabic text often read as UTF-8 (GBK's 图片 is CD BC
+// C6 AC). cut says the limit cut body within a line, which cutUTF8
 // says is UTF-8: a character it left unfinished is left out, left its
 // bytes.
 func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut, cutUTF8 bool) (_ []byte, _ string, left int) {
@@ -556,13 +558,13 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut,
 	dec := Decoder(enc)
 	out := make([]byte, 0, len(body)+len(body)/2)
 	from := 0 // body[from:] is not in out
-	for at := 0; at < len(body) && wide.enc == nil; {
-		end := len(body)
+	for at := 0; at < len(body) && enc == charmap.Windows1252 && wide.enc == nil; {
+		end, ended := len(body), false
 		if i := bytes.IndexAny(body[at:], "\r\n"); i >= 0 {
-			end = at + i + 1
+			end, ended = at+i+1, true
 		}
 		line := body[at:end]
-		if end == len(body) && cut {
+		if !ended && cut { // the line the limit cuts
 			if cutUTF8 {
 				var err error
 				if out, _, err = decodeTo(out, dec, body[from:at], false); err != nil {
@@ -589,8 +591,8 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut,
 }
 
 // utf8Line reports whether line holds UTF-8 past ASCII and nothing else:
-// one in a single-byte charset seldom does, all its letters past ASCII
-// paired as UTF-8's, a letter of C2-DF with a sign of 80-BF.
+// one in Windows-1252 seldom does, all its letters past ASCII paired as
+// UTF-8's, a capital of C2-DF with a sign of 80-BF.
 func utf8Line(line []byte) bool {
 	for i, c := range line {
 		if c >= utf8.RuneSelf {

@@ -112,8 +112,11 @@ func TestCharsetToUTF8(t *testing.T) {
 			"# Mis à jour\nDisallow: /bücher/\nDisallow: /café\n"},
 		{"UTF-8 with a stray byte, Latin-1 declared", "Disallow:\xA0/_inc*\nDisallow: /bücher/\n", "text/plain; charset=iso-8859-1",
 			"Disallow:\u00a0/_inc*\nDisallow: /bücher/\n"},
+		// A charset named other than Latin-1's is taken at its word: GBK's
+		// 图片 (CD BC C6 AC) reads as UTF-8 too (review147).
 		{"UTF-8 with a stray byte, windows-1251 declared", "Disallow: /книги/\n# \xFF\n", "text/plain; charset=windows-1251",
-			"Disallow: /книги/\n# я\n"},
+			"Disallow: /РєРЅРёРіРё/\n# я\n"},
+		{"GBK whose line reads as UTF-8", "Disallow: /\xCD\xBC\xC6\xAC/\n# \xD6\xD0\n", "text/plain; charset=gbk", "Disallow: /图片/\n# 中\n"},
 		{"Latin-1 spelling a UTF-8 character once", "a/caf\xE9/\xE9t\xE9/\xC3\xA9", "", "a/café/été/Ã©"},
 		{"a line with a stray byte converted whole", "a/\xE9/é", "text/plain", "a/é/Ã©"},
 		{"UTF-8 lines under a long Latin-1 comment", "# mis \xE0 jour par l'\xE9quipe \xAB S\xE9curit\xE9 \xBB\nDisallow: /bücher/\r\nDisallow: /café\n",
@@ -465,6 +468,19 @@ func TestReadStrayByteCutWithinUTF8(t *testing.T) {
 				t.Errorf("%q cut at %d: Read = %q (truncated %v), %v; want %q", stray, limit, got.Text, got.Truncated, err, want.Text)
 			}
 		}
+	}
+}
+
+// TestReadStrayByteCutAfterABreak: cut right after a line break, a UTF-8
+// body with a stray Latin-1 byte keeps the line before the cut as UTF-8:
+// it is whole (review147: it was read as the line the limit cuts, in
+// Windows-1252, "/bÃ¼cher/").
+func TestReadStrayByteCutAfterABreak(t *testing.T) {
+	const body = "# \xE0\nDisallow: /bücher/\nDisallow: /x\n"
+	limit := strings.Index(body, "Disallow: /x")
+	got, err := Read(strings.NewReader(body), nil, int64(limit))
+	if want := "# à\nDisallow: /bücher/\n"; err != nil || string(got.Text) != want || !got.Truncated {
+		t.Errorf("Read(%q, limit %d) = %q (truncated %v), %v; want %q", body, limit, got.Text, got.Truncated, err, want)
 	}
 }
 
