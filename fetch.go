@@ -185,8 +185,11 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 				return res
 			}
 			if failed := f.c.failing(authority); theirs == nil && failed != nil {
-				// As the hop would have failed, without asking.
+				// As the hop would have failed, without asking: for the
+				// sites the chain passed through too, whose own fetch
+				// meets the same failure (fleet85).
 				res.status, res.redirects = int(failed.failStatus), kept(led)
+				res.froms = ownFetches(froms, led, nil)
 				res.err = fmt.Errorf("robotstxt: redirected to %s: %w", capQuote(target), failed.deferral(failed.expires.time()))
 				res.outcome = OutcomeUnreachable
 				if res.status == 0 && (failed.outcome == OutcomeAllowAll || failed.outcome == OutcomeDisallowAll) {

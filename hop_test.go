@@ -359,11 +359,14 @@ func TestHopToAnotherRobotsTxt(t *testing.T) {
 // own, with its redirect, as its own fetch follows the same chain: each
 // site redirected to it after the first sent it a request, unpaced, and
 // only the CDN kept its answer (hops85). A failure of the CDN is held
-// for both, the shop asked once by the sites redirected there (its own
-// check asks it: no chain leaves a failure on a site's entry).
+// for both, the shop asked once by the sites redirected there within its
+// back-off (its own check asks it: no chain leaves a failure on a site's
+// entry), also when the CDN's failure was known before (fleet85: each
+// chain stopped at it, and kept nothing for the shop).
 func TestHopToARobotsTxtThatIsAnothers(t *testing.T) {
 	checkLeaks(t)
-	for _, down := range []bool{false, true} {
+	for _, tc := range []struct{ down, known bool }{{false, false}, {true, false}, {true, true}} {
+		down := tc.down
 		cdn := serve(200, "User-agent: *\nDisallow: /cart\nCrawl-delay: 5\n", "Cache-Control", "max-age=3600")
 		if down {
 			cdn = serve(503, "busy", "Retry-After", "600")
@@ -376,6 +379,11 @@ func TestHopToARobotsTxtThatIsAnothers(t *testing.T) {
 		}
 		c, _ := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
 		t.Cleanup(func() { _ = c.Close() })
+		if tc.known {
+			if d, _ := c.Check(context.Background(), "http://cdn.test/cart"); !d.Deferred {
+				t.Fatalf("the CDN's own check: %+v; want deferred", d)
+			}
+		}
 		for i := range 10 {
 			if d, _ := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/cart", i)); d.Allowed {
 				t.Fatalf("s%d.test: %+v; want its rules, or deferred", i, d)
