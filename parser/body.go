@@ -17,7 +17,8 @@ type Body struct {
 	// the Content-Type names, by its WHATWG name ("iso-8859-1" reads as
 	// "windows-1252"; windows-1252 also when it names none, or one that
 	// is not ASCII-compatible, and the body is not UTF-8, its lines in
-	// UTF-8 kept as they are).
+	// UTF-8 kept as they are, as in ISO-8859-15 and Windows-1254: see
+	// [Read]).
 	Charset string
 	// Truncated reports that the body was longer than the limit.
 	Truncated bool
@@ -64,9 +65,11 @@ type Body struct {
 // converted from the Content-Type's charset, or Windows-1252 (also for a
 // charset that is not ASCII-compatible: UTF-16 named but not found,
 // ISO-2022-JP, the WHATWG replacement encoding); from Windows-1252 (no
-// charset named, or Latin-1's) a line at a time, a line of UTF-8 past
-// ASCII kept as it is (a UTF-8 file with a stray Latin-1 byte keeps its
-// UTF-8 rules, as Google's parser, reading bytes, matches them). An error means the body
+// charset named, or Latin-1's), ISO-8859-15 or Windows-1254 a line at a
+// time, a line whose part the parser reads (before a '#' or a NUL) is
+// UTF-8 past ASCII keeping that part as it is (a UTF-8 file with a stray
+// Latin-1 byte keeps its UTF-8 rules, as Google's parser, reading bytes,
+// matches them). An error means the body
 // could not be read whole: the Client takes such a robots.txt as
 // unreachable.
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {

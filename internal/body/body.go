@@ -194,7 +194,8 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	cut := b.Truncated && !whole
 	// The line the limit cuts is UTF-8 if, with the bytes that finish
 	// its last character, it is (see toUTF8).
-	cutUTF8 := cut && utf8Line(tell[bytes.LastIndexAny(tell, "\r\n")+1:])
+	cutLine := tell[bytes.LastIndexAny(tell, "\r\n")+1:]
+	cutUTF8 := cut && utf8Line(cutLine[:parsed(cutLine)])
 	var left int
 	b.Text, b.Charset, left = toUTF8(raw, enc, name, wide, cut, cutUTF8)
 	if b.Truncated && converted && !whole {
@@ -538,8 +539,9 @@ func wideBreaks(body []byte) (le, be int) {
 // toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, from enc,
 // named name (nil for UTF-8: see charsetOf), to UTF-8 and names the
 // charset it was read in (see Read). A body read as Windows-1252 (no
-// charset named, or Latin-1's) is converted a line at a time: a line that
-// is UTF-8 (see utf8Line) is kept as it is, so that a UTF-8 file with a
+// charset named, or Latin-1's) or its kin (see latin) is converted a line
+// at a time: a line whose part the parser reads (see parsed) is UTF-8
+// (see utf8Line) keeps that part as it is, so that a UTF-8 file with a
 // stray Latin-1 byte (an "à" in a comment, a no-break space 0xA0 after a
 // colon, as real files hold) keeps its UTF-8 rules, which Google's
 // parser, reading bytes, matches: converted, "/bücher/" read
@@ -558,27 +560,24 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut,
 	dec := Decoder(enc)
 	out := make([]byte, 0, len(body)+len(body)/2)
 	from := 0 // body[from:] is not in out
-	for at := 0; at < len(body) && enc == charmap.Windows1252 && wide.enc == nil; {
+	for at := 0; at < len(body) && latin(enc) && wide.enc == nil; {
 		end, ended := len(body), false
 		if i := bytes.IndexAny(body[at:], "\r\n"); i >= 0 {
 			end, ended = at+i+1, true
 		}
 		line := body[at:end]
-		if !ended && cut { // the line the limit cuts
-			if cutUTF8 {
-				var err error
-				if out, _, err = decodeTo(out, dec, body[from:at], false); err != nil {
-					return body, "utf-8", 0
-				}
-				kept := dropCutRune(line)
-				return append(out, kept...), name, len(line) - len(kept)
-			}
-		} else if utf8Line(line) {
+		read := line[:parsed(line)]
+		last := !ended && cut // the line the limit cuts
+		if last && cutUTF8 || !last && utf8Line(read) {
 			var err error
 			if out, _, err = decodeTo(out, dec, body[from:at], false); err != nil {
 				return body, "utf-8", 0
 			}
-			out, from = append(out, line...), end
+			if last && len(read) == len(line) {
+				kept := dropCutRune(line)
+				return append(out, kept...), name, len(line) - len(kept)
+			}
+			out, from = append(out, read...), at+len(read) // its comment, or what the parser cuts, converted
 		}
 		at = end
 	}
@@ -590,9 +589,27 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut,
 	return out, name, left
 }
 
-// utf8Line reports whether line holds UTF-8 past ASCII and nothing else:
-// one in Windows-1252 seldom does, all its letters past ASCII paired as
-// UTF-8's, a capital of C2-DF with a sign of 80-BF.
+// latin reports whether enc, a charset a body is read in, is Windows-1252
+// (no charset named, or Latin-1's) or one of its kin that keep its letters
+// where it does, whose text seldom reads as UTF-8 (see utf8Line).
+func latin(enc encoding.Encoding) bool {
+	return enc == charmap.Windows1252 || enc == charmap.ISO8859_15 || enc == charmap.Windows1254
+}
+
+// parsed returns how much of line the parser reads: up to a '#' or a NUL,
+// within parse.MaxLineLength.
+func parsed(line []byte) int {
+	n := min(len(line), parse.MaxLineLength)
+	if i := bytes.IndexAny(line[:n], "#\x00"); i >= 0 {
+		n = i
+	}
+	return n
+}
+
+// utf8Line reports whether line, what the parser reads of one, holds
+// UTF-8 past ASCII and nothing else: one in Windows-1252 seldom does,
+// all its letters past ASCII paired as UTF-8's, a capital of C2-DF with
+// a sign of 80-BF.
 func utf8Line(line []byte) bool {
 	for i, c := range line {
 		if c >= utf8.RuneSelf {
