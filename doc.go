@@ -180,8 +180,9 @@
 // whole (its comment, or its text past the parser's line limit or a NUL,
 // began before the cut) is kept, and the text is converted to UTF-8 (by a UTF-32 or UTF-16
 // byte-order mark or NULs, else as UTF-8, else by a Content-Type charset
-// that keeps the ASCII directives readable, else as Windows-1252, its
-// lines in UTF-8 then kept: see [github.com/robotsgate/robotstxt/parser.Read]). HTML
+// that keeps the ASCII directives readable, else as Windows-1252; in
+// Windows-1252 and its kin, what the parser reads of a line is kept as it
+// is when it is UTF-8: see [github.com/robotsgate/robotstxt/parser.Read]). HTML
 // served as robots.txt is parsed like any text; its lines do not match.
 //
 // # Caching and failure

@@ -219,10 +219,11 @@ func ownFetches(froms []theirFetch, led, more []string) []theirFetch {
 // noResponse returns the outcome of k's fetch that err ended with no
 // response: unreachable (RFC 9309 §2.3.1.4), unless WithErrorPolicy says
 // otherwise of a robots.txt, whose rules no response has to read; a
-// refusal (see refused) is unreachable whatever it says.
+// refusal (see refused), or an answer cut (errCutAnswer), is unreachable
+// whatever it says.
 func (f *fetcher) noResponse(k key, err error) Outcome {
 	outcome := OutcomeUnreachable
-	if p := f.c.cfg.errPolicy; p != nil && k.doc.robots {
+	if p := f.c.cfg.errPolicy; p != nil && k.doc.robots && !errors.Is(err, errCutAnswer) {
 		outcome = valid(p(err))
 	}
 	if outcome == OutcomeRules || refused(err) {
@@ -230,6 +231,11 @@ func (f *fetcher) noResponse(k key, err error) Outcome {
 	}
 	return outcome
 }
+
+// errCutAnswer is wrapped when a server began to answer and the network
+// or the clock cut its header: an outage's failure, as a body cut is,
+// which no WithErrorPolicy maps, the server having answered.
+var errCutAnswer = errors.New("the server's answer was cut")
 
 // errAnswer is wrapped when a server began to answer but its answer could
 // not be read (by net/http, or its body by the Client): no failure to
@@ -317,6 +323,9 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	// Do's *url.Error is a net.Error itself: what it wraps tells a cut.
 	if err != nil && answered.Load() && !cut(errors.Unwrap(err)) {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w", capQuote(target), errAnswer, err)
+	}
+	if err != nil && answered.Load() {
+		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w", capQuote(target), errCutAnswer, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(target), err)

@@ -2348,4 +2348,13 @@ func TestFetchCutAnswerIsAnOutage(t *testing.T) {
 			}
 		})
 	}
+	// The server answered: no error policy maps the cut (review149: an
+	// allow-all policy allowed a header stalled after its first line).
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}), WithFetchTimeout(300*time.Millisecond),
+		WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll }))
+	if d, err := c.Check(context.Background(), stall.url+"/private"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Errorf("a header stalled, under an allow-all error policy: %+v, %v; want deferred", d, err)
+	}
 }

@@ -294,10 +294,9 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // §2.3.1.4 asks. errors.As finds a *net.DNSError or *net.OpError in the
 // HTTP client's error; an archiver may return OutcomeAllowAll for a host
 // that no longer resolves. OutcomeRules counts as OutcomeUnreachable, as
-// does any outcome for a connection [PublicOnly] refused or an answer
-// net/http could not read (the server sent a byte of it: not one the
-// clock cut, nor a connection closed after a whole line of its header,
-// which are failures to reach; a line cut short reads as malformed). With a
+// does any outcome for a connection [PublicOnly] refused or an answer the
+// server began (it sent a byte of it), whether net/http could not read it
+// or the clock or the network cut it. With a
 // [Store], p is also asked of another process's failure, with an error
 // that holds its text and what errors.Is and errors.As tell of it (the
 // Store keeps its class: a timeout, a name not found, a refused or reset
@@ -343,8 +342,9 @@ func WithErrorPolicy(p func(err error) Outcome) Option {
 // the last: a hop that may not be sent, a Location it cannot follow, an
 // answer it cannot read (a body in a coding it cannot read, a part of
 // the file), an address [PublicOnly] refuses. An answer the network or
-// the clock cuts is an outage's, and so is an HTTP/2 stream its server
-// resets but for a fault of the protocol.
+// the clock cuts is an outage's (but a header net/http reads as
+// malformed, as it reads some cut within a line), and so is an HTTP/2
+// stream its server resets but for a fault of the protocol.
 func WithUnreachableAllowAfter(d time.Duration) Option {
 	inRange(d >= 0, "WithUnreachableAllowAfter", d)
 	return func(c *config) { c.allowAfter = d }

@@ -16,9 +16,9 @@ type Body struct {
 	// "utf-16le", "utf-16be", "utf-32le", "utf-32be", or the charset
 	// the Content-Type names, by its WHATWG name ("iso-8859-1" reads as
 	// "windows-1252"; windows-1252 also when it names none, or one that
-	// is not ASCII-compatible, and the body is not UTF-8, its lines in
-	// UTF-8 kept as they are, as in ISO-8859-15 and Windows-1254: see
-	// [Read]).
+	// is not ASCII-compatible, and the body is not UTF-8; in it, as in
+	// ISO-8859-15 and Windows-1254, what the parser reads of a line is
+	// kept as it is when it is UTF-8: see [Read]).
 	Charset string
 	// Truncated reports that the body was longer than the limit.
 	Truncated bool

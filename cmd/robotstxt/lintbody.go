@@ -223,6 +223,6 @@ func (lt *linter) charset() {
 	case strings.HasPrefix(cs, "utf-16"):
 		lt.add(0, codeUTF16, "the file is %s: Google reads robots.txt as UTF-8, and many tools cannot read UTF-16; save it as UTF-8", strings.ToUpper(cs))
 	case cs != "utf-8" && cs != "":
-		lt.add(0, codeCharset, "the file is not UTF-8; it is read as %s (in some charsets, but for its lines in UTF-8), so non-ASCII characters in rules match their UTF-8 form in URLs", cs)
+		lt.add(0, codeCharset, "the file is not UTF-8; it is read as %s (see parser.Read), so non-ASCII characters in rules match their UTF-8 form in URLs", cs)
 	}
 }

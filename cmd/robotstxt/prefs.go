@@ -67,16 +67,16 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 		return spoken[run]
 	}
 	// theirs reports whether a statement of group gi that does not speak
-	// for agent gives it its refusals: another of the group's lines,
-	// whose crawlers obey the group's rules, speaks for it (see
-	// parser.UsageRule.Agents). The lines that speak for agent are
-	// counted once a group and once a run: a group of thousands of runs
-	// took seconds a URL counted again for each statement.
-	inGroup := make(map[int]int) // by group: how many of its user-agent lines speak for agent
-	inRun := make(map[int]int)   // by the first of a run's lines: how many of them do
-	theirs := func(gi int, agents []parser.UserAgent) bool {
-		return countOnce(inGroup, gi, f.Groups[gi].Agents, agent, named != nil) >
-			countOnce(inRun, agents[0].Line, agents, agent, named != nil)
+	// for agent (see speaks) gives it its refusals: another of the
+	// group's lines, whose crawlers obey the group's rules, speaks for
+	// it (see parser.UsageRule.Agents). Told once a group: a group of
+	// thousands of runs took seconds a URL told again for each statement.
+	inGroup := make(map[int]bool) // by group: whether one of its user-agent lines speaks for agent
+	theirs := func(gi int) bool {
+		if _, ok := inGroup[gi]; !ok {
+			inGroup[gi] = speaksFor(f.Groups[gi].Agents, agent, named != nil)
+		}
+		return inGroup[gi]
 	}
 	var usageRules []parser.UsageRule
 	var theirRules [][]parser.UsageRule   // by the lines they speak for, which decide apart
@@ -89,7 +89,7 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 			switch {
 			case speaks(r.Agents):
 				usageRules = append(usageRules, r)
-			case theirs(gi, r.Agents):
+			case theirs(gi):
 				k, ok := runs[r.Agents[0].Line]
 				if !ok {
 					k = len(theirRules)
@@ -106,7 +106,7 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 			switch {
 			case speaks(r.Agents):
 				records = append(records, r)
-			case r.Key == "content-signal" && theirs(gi, r.Agents):
+			case r.Key == "content-signal" && theirs(gi):
 				theirRecords = append(theirRecords, r)
 			}
 		}
@@ -234,31 +234,12 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 // speaking for agents speaks for agent: one names it, when a group does
 // (named), or else one is "*".
 func speaksFor(agents []parser.UserAgent, agent string, named bool) bool {
-	return slices.ContainsFunc(agents, func(a parser.UserAgent) bool { return speaker(a, agent, named) })
-}
-
-// speaker reports whether user-agent line a speaks for agent: it names
-// it, when a group does (named), or else it is "*".
-func speaker(a parser.UserAgent, agent string, named bool) bool {
-	if named {
-		return names(a, agent)
-	}
-	return a.Global
-}
-
-// countOnce returns how many of agents speak for agent (see speaker),
-// counted once for key in counts.
-func countOnce(counts map[int]int, key int, agents []parser.UserAgent, agent string, named bool) int {
-	n, ok := counts[key]
-	if !ok {
-		for _, a := range agents {
-			if speaker(a, agent, named) {
-				n++
-			}
+	return slices.ContainsFunc(agents, func(a parser.UserAgent) bool {
+		if named {
+			return names(a, agent)
 		}
-		counts[key] = n
-	}
-	return n
+		return a.Global
+	})
 }
 
 // servedUsage returns the Content-Usage rules that decide the preferences

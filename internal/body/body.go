@@ -559,8 +559,8 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut,
 	}
 	dec := Decoder(enc)
 	out := make([]byte, 0, len(body)+len(body)/2)
-	from := 0 // body[from:] is not in out
-	for at := 0; at < len(body) && latin(enc) && wide.enc == nil; {
+	from := 0                                    // body[from:] is not in out
+	for at := 0; at < len(body) && latin(enc); { // no UTF-16 or UTF-32
 		end, ended := len(body), false
 		if i := bytes.IndexAny(body[at:], "\r\n"); i >= 0 {
 			end, ended = at+i+1, true
