@@ -320,12 +320,12 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	}()
 	resp, err = f.hc.Do(req)
 	err = withheldLocation(err)
-	// Do's *url.Error is a net.Error itself: what it wraps tells a cut.
-	if err != nil && answered.Load() && !cut(errors.Unwrap(err)) {
-		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w", capQuote(target), errAnswer, err)
-	}
 	if err != nil && answered.Load() {
-		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w", capQuote(target), errCutAnswer, err)
+		why := errAnswer
+		if cut(errors.Unwrap(err)) { // Do's *url.Error is a net.Error itself: what it wraps tells
+			why = errCutAnswer
+		}
+		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w", capQuote(target), why, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(target), err)

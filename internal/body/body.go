@@ -596,11 +596,11 @@ func latin(enc encoding.Encoding) bool {
 	return enc == charmap.Windows1252 || enc == charmap.ISO8859_15 || enc == charmap.Windows1254
 }
 
-// parsed returns how much of line the parser reads: up to a '#' or a NUL,
-// within parse.MaxLineLength.
+// parsed returns how much of line the parser reads, in Google's mode: what
+// it keeps (see parse.Kept) up to a comment's '#'.
 func parsed(line []byte) int {
-	n := min(len(line), parse.MaxLineLength)
-	if i := bytes.IndexAny(line[:n], "#\x00"); i >= 0 {
+	n := len(parse.Kept(string(line), true))
+	if i := bytes.IndexByte(line[:n], '#'); i >= 0 {
 		n = i
 	}
 	return n

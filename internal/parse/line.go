@@ -118,13 +118,14 @@ func indexFrom(s string, from int, c byte) int {
 // past the part the parser keeps (MaxLineLength bytes, to a NUL) it holds
 // more than white space, which settles how the rest is read.
 func Settled(text string) bool {
-	kept := keptOf(text, true)
+	kept := Kept(text, true)
 	return strings.IndexByte(kept, '#') >= 0 || restOf(text, kept) != ""
 }
 
-// keptOf returns the part of a line's text the parser reads but for its
-// comment: cut at MaxLineLength and, when nuls is set, at a NUL.
-func keptOf(text string, nuls bool) string {
+// Kept returns the part of a line's text the parser reads but for its
+// comment: cut at MaxLineLength and, when nuls is set (Google's mode), at
+// a NUL.
+func Kept(text string, nuls bool) string {
 	kept := text[:min(len(text), MaxLineLength)]
 	if nuls {
 		if nul := strings.IndexByte(kept, 0); nul >= 0 {
@@ -134,7 +135,7 @@ func keptOf(text string, nuls bool) string {
 	return kept
 }
 
-// restOf returns what follows kept, the part keptOf returns of text, past
+// restOf returns what follows kept, the part Kept returns of text, past
 // a NUL and white space.
 func restOf(text, kept string) string {
 	return strings.TrimLeft(strings.TrimPrefix(text[len(kept):], "\x00"), " \t\v\f")
@@ -146,7 +147,7 @@ func (sc *scanner) parseLine(l *Line, text string) {
 	// The line is cut at MaxLineLength and at a NUL, then its comment; a
 	// cut of nothing but white space and a comment cuts nothing read, and
 	// is no cut.
-	kept := keptOf(text, !sc.noNUL)
+	kept := Kept(text, !sc.noNUL)
 	if i := strings.IndexByte(kept, '#'); i >= 0 {
 		kept = kept[:i]
 		l.Flags |= FlagComment
