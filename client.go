@@ -754,17 +754,15 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 	case err != nil:
 		return nil, err
 	case hop && (e.failures > 0 || !e.good()): // failed, a stale copy standing in, or an error policy's answer
-		if e.failStatus < 400 && e.causes&causeUnanswered == 0 {
-			// A failure the server did not answer with an error status,
-			// nor meet with no connection, may be the other site's
-			// doing (its chain, a redirect it refused, its fetch's
-			// deadline): not this authority's to keep, nor to answer.
-			// (What a policy reads an error status or no connection
+		if !serversOwn(int(e.failStatus), e.cause) {
+			// A failure that is not the server's whoever asks may be
+			// the other site's doing (its chain, a redirect it refused,
+			// its fetch's deadline): not this authority's to keep, nor
+			// to answer. (What a policy reads the server's own failure
 			// as, an outage's allow-all too, is, as its own check's.)
 			return nil, &hopFailure{chainOf(ctx).requests, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))}
 		}
-		// An error status (a 5xx, a 429), or no connection, is the
-		// server's own, kept, or the last good copy standing in for
+		// The server's own failure is kept, or the last good copy standing in for
 		// it, for its back-off as a check's would be, so that the next
 		// site redirecting there asks it nothing; but not over an entry
 		// a fill published meanwhile (this process's check may have
@@ -963,10 +961,9 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 	return e
 }
 
-// keepTheirFailure keeps the error status res ended with, when a site
-// sent it itself (a 5xx, a 429, read as a failure), or its failure to
-// connect that is its own whoever asks (causeUnanswered), as the failure
-// of each other site whose own fetch res is too (res.froms), for its
+// keepTheirFailure keeps the failure res ended with, when it is its
+// server's own whoever asks (see serversOwn), as the failure of each
+// other site whose own fetch res is too (res.froms), for its
 // back-off, for the robots.txt files redirected there meanwhile, which
 // send it nothing (see failing), lest a host many sites redirect their
 // robots.txt to be asked once a site while it is down. Not as the site's
@@ -976,12 +973,7 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 // kept beside a current entry of the site's, or a failure a fetch beside
 // this one kept (one outage, counted once).
 func (c *Client) keepTheirFailure(res fetchResult, now time.Time) {
-	switch {
-	case res.status == 0:
-		if causesOf(res.err)&causeUnanswered == 0 {
-			return
-		}
-	case res.status < 500 && res.status != http.StatusTooManyRequests || valid(c.cfg.policy(res.status)) != OutcomeUnreachable:
+	if !serversOwn(res.status, res.err) {
 		return
 	}
 	at := stampOf(now)

@@ -128,11 +128,12 @@
 // (after the redirects within its site its own fetch follows too), so
 // that the sites redirected there after the first send it nothing
 // (those under way at once each send theirs); while that authority's
-// own robots.txt fails, within its back-off, or an error status it sent
-// such a redirected fetch itself (a 5xx, a 429), or a failure to connect
-// that is its own whoever asks (its name not found, its connections
-// refused, its certificate not verified), is within its back-off,
-// a robots.txt redirected there is unreachable too, and sends it
+// own robots.txt fails, within its back-off, or a failure of its own
+// whoever asks that such a redirected fetch met (an error status, a
+// failure to connect as its name not found, its connections refused,
+// its certificate not verified, or an answer the Client cannot read: a
+// coding it did not ask for, a part of the file, a redirect it cannot
+// follow) is within its back-off, a robots.txt redirected there is unreachable too, and sends it
 // nothing, until that authority answers again (to this Client, or to
 // another that stored the answer). Every request that leaves the site,
 // or that another site's robots.txt, fetched to check a hop, sends back
@@ -150,11 +151,10 @@
 // robots.txt. One check sends at most 3×(redirects+1) requests, 18 by
 // default, the robots.txt files its hops need included, nested at most
 // three deep; a robots.txt fetched for another site's hop keeps a good
-// answer, or an error status that site sent itself (a 5xx, a 429) or a
-// failure to connect of its own, for its back-off, its last good copy
-// standing in, but no other failure, which may be the chain's doing (a
-// timeout, a cut), so that no site's chain can leave such a failure on
-// another. [PublicOnly] keeps every
+// answer, or a failure of that site's own whoever asks (as above) for its
+// back-off, its last good copy standing in, but no other failure, which
+// may be the chain's doing (a timeout, a cut, the bounds above), so that
+// no site's chain can leave such a failure on another. [PublicOnly] keeps every
 // hop off internal addresses, and a robots.txt it refused defers for the
 // longest back-off, with an error matching [ErrNonPublic].
 //

@@ -143,8 +143,11 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		case hop >= f.c.cfg.maxRedirects:
 			res.outcome = OutcomeAllowAll
 			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.c.cfg.maxRedirects)
+			return res
 		}
 		if res.err != nil {
+			res.err = unreadAnswer{res.err} // whoever asks
+			res.froms = ownFetches(froms, led, nil)
 			return res
 		}
 		var checked, robotsOf bool
@@ -252,6 +255,17 @@ var errAnswer = errors.New("the server's answer could not be read")
 // the file).
 func refused(err error) bool {
 	return errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer)
+}
+
+// serversOwn reports whether a fetch's failure, err after status (0 for
+// none), is its server's whoever asks, not the doing of a chain of
+// redirects that asked (its deadline, its bounds, a cut): an error
+// status, no connection (causeUnanswered), an answer that could not be
+// read (a coding the Client cannot read, a part of the file, a redirect
+// it cannot follow). Only such a failure, met through a hop, is kept for
+// the site, as its own check would keep it (see keepTheirFailure).
+func serversOwn(status int, err error) bool {
+	return status >= 400 || causesOf(err)&causeUnanswered != 0 || errors.Is(err, errAnswer)
 }
 
 // kept returns the redirects led lists as persisted.redirects lists

@@ -1168,6 +1168,52 @@ func TestHopKeepsNoPolicyAllowAll(t *testing.T) {
 	}
 }
 
+// TestHopKeepsTheServersOwnFailure: a host ten sites redirect their
+// robots.txt to (its robots.txt, or a page of it, which needs its
+// robots.txt) answers its robots.txt in a way the Client cannot read:
+// a coding it did not ask for, a part of the file, a redirect it cannot
+// follow. Such an answer is the host's whoever asks, no chain's doing,
+// as an error status is: the first site's fetch keeps it for the host's
+// back-off, and the sites after it ask the host nothing.
+func TestHopKeepsTheServersOwnFailure(t *testing.T) {
+	for _, page := range []bool{false, true} {
+		for _, tc := range []struct {
+			name string
+			h    http.HandlerFunc
+		}{
+			{"503", serve(503, "down")},
+			{"a coding not asked for", serve(200, "\x1b\x00\x00\x00garbage", "Content-Encoding", "br")},
+			{"206 of a part", serve(206, "User-agent: *\n", "Content-Range", "bytes 0-13/500")},
+			{"301 without Location", serve(301, "")},
+			{"301 to ftp", serve(301, "", "Location", "ftp://cdn.test/robots.txt")},
+		} {
+			t.Run(fmt.Sprintf("page=%v/%s", page, tc.name), func(t *testing.T) {
+				checkLeaks(t)
+				w := newHosts(t)
+				w.on("cdn.test/robots.txt", tc.h)
+				w.on("cdn.test/files/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+				target := "http://cdn.test/robots.txt"
+				if page {
+					target = "http://cdn.test/files/robots.txt"
+				}
+				const n = 10
+				for i := range n {
+					w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo(target))
+				}
+				c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+				for i := range n {
+					if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/x", i)); d.Allowed || err == nil {
+						t.Fatalf("s%d.test: %+v, %v; want deferred", i, d, err)
+					}
+				}
+				if got := w.count("http://cdn.test/robots.txt"); got != 1 {
+					t.Errorf("cdn.test's robots.txt asked %d times by %d sites redirected there; want once", got, n)
+				}
+			})
+		}
+	}
+}
+
 // TestHopWaitsWhateverWithNoWait: a robots.txt on another site's host is
 // fetched after the hop's turn comes, within the fetch's timeout, even
 // when the Transport's pages never wait (WithNoWait).

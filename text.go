@@ -71,6 +71,11 @@ func capErr(err error) error {
 			end.is = append(end.is, s)
 		}
 	}
+	if errors.Is(err, errAnswer) {
+		// Of this process's fetch, for serversOwn: the copy a Store
+		// keeps has no bit for it, and none asks it.
+		end.is = append(end.is, errAnswer)
+	}
 	var op *net.OpError
 	var dns *net.DNSError
 	switch {
