@@ -154,11 +154,13 @@ func maybeSent(err error) bool {
 	return !errors.Is(err, ErrUnavailable) && !errors.Is(err, redis.ErrClosed)
 }
 
-// maxUndos bounds the undos of each kind (turns, leases) a Store sends at
-// once (see undo): a stall cuts off every call in flight, and past the
-// bound what a cut call did ends by itself (a turn or lease runs out),
-// rather than each call leaving a goroutine behind to wait on a stalled
-// Redis. A kind each, so that a stall's leases leave its turns room.
+// maxUndos bounds the undos of each kind (turns, holds, leases) a Store
+// sends at once (see undo): a stall cuts off every call in flight, and
+// past the bound what a cut call did ends by itself (a turn or lease runs
+// out), rather than each call leaving a goroutine behind to wait on a
+// stalled Redis. A kind each, so that a stall's leases leave its turns
+// room, and its cut turns the Retry-After holds, which do not end by
+// themselves but are lost.
 const maxUndos = 64
 
 // undo runs try, which undoes what a call that failed may have done all

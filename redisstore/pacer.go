@@ -264,7 +264,9 @@ func (s *Store) void(keys []string, args []any) {
 // sent again every second in the background until Redis answers (a node
 // restarted, or a replica promoted, that kept the turn in flight), or
 // the turn's lease has run out, when it ends by itself; ended late, the
-// site's next turn counts from then, never sooner.
+// site's next turn counts from then, never sooner. A hold, which ends by
+// no lease, is sent again until it has run out, for what is left of it,
+// however many other calls the stall cut off.
 func (s *Store) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
 	switch {
 	case id == 0 && hold <= 0:
@@ -290,7 +292,19 @@ func (s *Store) Done(ctx context.Context, authority string, id uint64, interval,
 	if err != nil {
 		err = fmt.Errorf("redisstore: pace done %s: %w", k, err)
 		s.log.Log(ctx, slog.LevelWarn, "ending a paced turn failed; sending it again until Redis answers or its lease runs out", "err", err)
-		s.undo(s.voids, "a paced turn's end", pacing.TurnTimeout, func(ctx context.Context) (bool, error) {
+		slots, what, within := s.voids, "a paced turn's end", pacing.TurnTimeout
+		if hold > 0 {
+			// The site's word on when to come back outlives the turn's
+			// lease, and is lost if not sent: sent until it has run out,
+			// for what is left of it, in slots of its own, which a
+			// stall's cut Takes do not fill.
+			slots, what, within = s.holds, "a Retry-After hold", max(within, min(hold, maxAhead))
+		}
+		until := time.Now().Add(hold)
+		s.undo(slots, what, within, func(ctx context.Context) (bool, error) {
+			if hold > 0 {
+				args[len(args)-1] = micros(min(max(time.Until(until), 0), maxAhead))
+			}
 			err := paceDoneScript.Eval(ctx, s.rdb, []string{k}, args...).Err()
 			return err == nil, err
 		})

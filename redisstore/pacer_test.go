@@ -958,6 +958,63 @@ func TestDoneExpiredKeepsHold(t *testing.T) {
 	}
 }
 
+// TestHoldOutlivesAStallsCutTakes: Redis stalls for a second while a
+// crawler's hundred workers ask for turns and a site answers 429
+// Retry-After: 3600. The Takes cut off fill every slot for the voids
+// sent again; the hold, which ends by no lease, is sent all the same once
+// Redis answers: the site is held for about the hour.
+func TestHoldOutlivesAStallsCutTakes(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true, PoolSize: 200})
+	t.Cleanup(func() { _ = rdb.Close() })
+	s := New(rdb, WithLogger(quietLogger))
+	held := takeTurn(t, s, "https://held.example:443", time.Second)
+	srv.Pause()
+	var wg sync.WaitGroup
+	for i := range 100 {
+		wg.Go(func() {
+			_, _, _, _ = take(context.Background(), s, fmt.Sprintf("https://s%d.example:443", i), time.Second)
+		})
+	}
+	wg.Wait()
+	if len(s.voids) < maxUndos {
+		t.Fatalf("%d voids under way of %d slots: the test proves nothing", len(s.voids), maxUndos)
+	}
+	if err := done(context.Background(), s, held, time.Hour); err == nil {
+		t.Fatal("Done answered with Redis stalled: the test proves nothing")
+	}
+	time.Sleep(time.Second)
+	srv.Resume()
+	waitUntil(t, "the Store's calls sent again", func() bool { return len(s.voids)+len(s.holds) == 0 })
+	if _, wait, _, err := take(context.Background(), s, held.authority, time.Second); err != nil || wait < 50*time.Minute {
+		t.Errorf("the site that answered Retry-After: 3600 in a stall: Take waits %v (%v); want about an hour", wait, err)
+	}
+}
+
+// TestHoldOutlivesALongStall: a hold of an hour whose Done met a stall
+// of more than the turn's lease (30 s) is sent again once Redis answers,
+// for what is left of it.
+func TestHoldOutlivesALongStall(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = rdb.Close() })
+	s := New(rdb, WithLogger(quietLogger))
+	held := takeTurn(t, s, "https://held.example:443", time.Second)
+	srv.Pause()
+	if err := done(context.Background(), s, held, time.Hour); err == nil {
+		t.Fatal("Done answered with Redis stalled: the test proves nothing")
+	}
+	time.Sleep(pacing.TurnTimeout + 2*time.Second)
+	srv.Resume()
+	waitUntil(t, "the hold sent again", func() bool { return len(s.holds) == 0 })
+	switch _, wait, _, err := take(context.Background(), s, held.authority, time.Second); {
+	case err != nil || wait < 50*time.Minute:
+		t.Errorf("the site that answered Retry-After: 3600, after a %v stall: Take waits %v (%v); want about an hour", pacing.TurnTimeout+2*time.Second, wait, err)
+	case wait > time.Hour-pacing.TurnTimeout:
+		t.Errorf("Take waits %v: the hold was sent whole, not what was left of it", wait)
+	}
+}
+
 // TestRingDoesNotPace: a Store on a redis.Ring refuses to pace, with
 // errors.ErrUnsupported, and shares files and leases still. A Ring's
 // heartbeat sends a hung shard's keys to another shard, where a site has

@@ -26,6 +26,7 @@ type Store struct {
 	log      *logthrottle.Logger
 	direct   bool          // client obeys context deadlines: call Redis in the caller's goroutine
 	voids    chan struct{} // a slot for each void under way (see Store.undo)
+	holds    chan struct{} // a slot for each turn's end sent again with a Retry-After hold
 	releases chan struct{} // a slot for each release of a lease a failed Lease may have taken
 
 	mu       sync.Mutex
@@ -67,6 +68,7 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 		logger:   cfg.logger.With("component", "redisstore"),
 		breakers: map[string]*breaker{},
 		voids:    make(chan struct{}, maxUndos),
+		holds:    make(chan struct{}, maxUndos),
 		releases: make(chan struct{}, maxUndos),
 	}
 	s.log = logthrottle.NewLogger(s.logger)
