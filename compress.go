@@ -108,7 +108,10 @@ var errDecompress = errors.New("robotstxt: compressed body unreadable")
 
 // decompress returns the body kept in z in a new slice, failing when it
 // does not decompress or would be longer than limit. Both codecs state
-// the size up front, so nothing larger is allocated, whoever wrote z.
+// the size up front, so nothing larger is allocated, whoever wrote z; and
+// S2's is under largeBody, as compress writes it: a few bytes stating
+// more had each read allocate up to limit before failing. (A Zstandard
+// frame of a few bytes may hold that much: a run of one byte.)
 func decompress(z []byte, limit int64) ([]byte, error) {
 	if len(z) == 0 {
 		return nil, fmt.Errorf("%w: empty", errDecompress)
@@ -121,6 +124,9 @@ func decompress(z []byte, limit int64) ([]byte, error) {
 		var n int
 		n, err = s2.DecodedLen(z)
 		size = uint64(n)
+		if err == nil && n >= largeBody {
+			return nil, fmt.Errorf("%w: an S2 block of %d bytes", errDecompress, n)
+		}
 	case codecZstd:
 		var h zstd.Header
 		if err = h.Decode(z); err == nil && (!h.SingleSegment || !h.HasFCS || h.DictionaryID != 0) {

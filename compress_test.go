@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
@@ -50,6 +51,27 @@ func TestCompressRejects(t *testing.T) {
 		if _, err := decompress(good, int64(len(body))-1); !errors.Is(err, errDecompress) {
 			t.Errorf("%d-byte body past its limit: %v", len(body), err)
 		}
+	}
+}
+
+// TestDecompressAllocatesWhatCompressWrites: an S2 block of a few bytes
+// stating a size of S2's no compress writes (largeBody or more) is
+// refused before anything of that size is allocated: a Store value of 70
+// bytes had each read allocate the limit, 48 MiB under a body limit of
+// 16 MiB, every 50 ms for a process waiting on a lease.
+func TestDecompressAllocatesWhatCompressWrites(t *testing.T) {
+	const limit = 48 << 20
+	z := binary.AppendUvarint([]byte{codecS2}, limit)
+	z = append(z, 0, 1, 2)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := decompress(z, limit)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, errDecompress) {
+		t.Fatalf("an S2 block stating %d bytes: %v", limit, err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > largeBody {
+		t.Errorf("a %d-byte value allocated %d bytes before it failed; want under %d", len(z), n, largeBody)
 	}
 }
 
