@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"time"
 
@@ -300,12 +301,12 @@ func (s *Store) Done(ctx context.Context, authority string, id uint64, interval,
 			// stall's cut Takes do not fill.
 			slots, what, within = s.holds, "a Retry-After hold", max(within, min(hold, maxAhead))
 		}
-		until := time.Now().Add(hold)
+		until, again := time.Now().Add(hold), slices.Clone(args) // the failed call may still hold args
 		s.undo(slots, what, within, func(ctx context.Context) (bool, error) {
 			if hold > 0 {
-				args[len(args)-1] = micros(min(max(time.Until(until), 0), maxAhead))
+				again[len(again)-1] = micros(min(max(time.Until(until), 0), maxAhead))
 			}
-			err := paceDoneScript.Eval(ctx, s.rdb, []string{k}, args...).Err()
+			err := paceDoneScript.Eval(ctx, s.rdb, []string{k}, again...).Err()
 			return err == nil, err
 		})
 	}
