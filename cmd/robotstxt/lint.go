@@ -18,7 +18,8 @@ it (content coding, charset, UTF-16, the 500 KiB limit); an http or https
 URL lints the robots.txt of its site, fetched as check does. A FILE or URL
 whose name ends in tdmrep.json is read as a TDMRep tdmrep.json instead:
 a file as it stands, a URL as its site's /.well-known/tdmrep.json, read
-as a crawler given WithTDMRep reads it. The exit code is 1 only when a
+as a crawler given WithTDMRep reads it, the crawler -agent names, whose
+robots.txt group decides whether it may fetch the file. The exit code is 1 only when a
 file has an error; 2 when a file cannot be read or holds nothing to lint;
 3 when a robots.txt fetched over HTTP is unreachable.
 
@@ -48,6 +49,7 @@ func runLint(cmd *command, args []string, e env) int {
 	quiet := fs.Bool("q", false, "print nothing; report by exit code only")
 	level := fs.String("level", "info", "print only findings of this severity or above: error, warning or info")
 	rfc := fs.Bool("rfc9309", false, "read as RFC 9309 strictly does instead of as Google's parser")
+	agent := fs.String("agent", defaultAgent, "crawler product token a tdmrep.json is read as, or a User-Agent to take it from")
 	timeout := timeoutFlag(fs, "fetching a file given as a URL")
 	files, code, done := parseArgs(fs, args, e)
 	if done {
@@ -67,7 +69,12 @@ func runLint(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	cfg := fetchConfig{userAgent: defaultUserAgent, timeout: *timeout, opts: []robotstxt.Option{robotstxt.WithMode(modeOf(*rfc))}}
+	tok, err := agentToken(*agent, e)
+	if err != nil {
+		e.fail(err)
+		return exitUsage
+	}
+	cfg := fetchConfig{userAgent: defaultUserAgent, timeout: *timeout, opts: []robotstxt.Option{robotstxt.WithMode(modeOf(*rfc)), robotstxt.WithProductTokens(tok)}}
 	code = exitOK
 	for _, name := range files {
 		lint := lintRobots

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"compress/zlib"
 	"context"
 	"encoding/json"
@@ -537,6 +538,41 @@ func TestLintTDMRepAsRobotsAllows(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK || rep.Warnings != 1 ||
 		!strings.Contains(rep.Diagnostics[0].Message, "robots.txt disallows") {
 		t.Errorf("robots.txt disallows the file: exit %d, %v, %+v; want a warning saying robots.txt disallows it", r.code, err, rep)
+	}
+}
+
+// TestLintTDMRepAsItsCrawler: whether a crawler may fetch a site's
+// tdmrep.json turns on its own robots.txt group: lint reads the file as
+// the crawler -agent names, and names it in its finding. Read as
+// GPTBot, whose group alone disallows the file, it warns; read as
+// GPTBot, whose group alone allows it, it does not, whatever the other
+// crawlers' group says.
+func TestLintTDMRepAsItsCrawler(t *testing.T) {
+	const file = `[{"location": "/p", "tdm-reservation": 1}]`
+	for _, tc := range []struct {
+		robots, agent string
+		unreadable    bool
+	}{
+		{"User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /.well-known/\n", "GPTBot", true},
+		{"User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /.well-known/\n", "", false},
+		{"User-agent: *\nDisallow: /.well-known/\n\nUser-agent: GPTBot\nAllow: /\n", "GPTBot/1.2", false},
+		{"User-agent: *\nDisallow: /.well-known/\n\nUser-agent: GPTBot\nAllow: /\n", "", true},
+	} {
+		srv := httptest.NewServer(signalSite{robots: tc.robots, tdmrep: file})
+		args := []string{"lint", "-json"}
+		if tc.agent != "" {
+			args = append(args, "-agent", tc.agent)
+		}
+		r := runCmd(t, "", append(args, srv.URL+"/.well-known/tdmrep.json")...)
+		srv.Close()
+		var rep report
+		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK {
+			t.Fatalf("%q as %q: exit %d, %v: %s %s", tc.robots, tc.agent, r.code, err, r.stdout, r.stderr)
+		}
+		want := cmp.Or(strings.Split(tc.agent, "/")[0], defaultAgent) + ", reading TDMRep, cannot read it"
+		if got := len(rep.Diagnostics) == 1 && strings.Contains(rep.Diagnostics[0].Message, want); got != tc.unreadable || len(rep.Diagnostics) > 1 {
+			t.Errorf("%q as %q: %+v; want a finding saying %q: %v", tc.robots, tc.agent, rep.Diagnostics, want, tc.unreadable)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -45,8 +46,8 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 		}
 		r.Bytes, r.Charset, url, tr = len(d.raw), d.body.Charset, pathSite+"/", served{d, tdmrepPath}
 	}
-	c, rt := robotstxt.NewClientTransport(tr, []robotstxt.Option{robotstxt.WithTDMRep(), robotstxt.WithMode(mode),
-		robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout)})
+	c, rt := robotstxt.NewClientTransport(tr, append(slices.Clip(cfg.opts), robotstxt.WithTDMRep(),
+		robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout)))
 	defer c.Close()
 	if isURL(name) {
 		d, err := c.Check(context.Background(), name)
@@ -62,7 +63,8 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 		return report{File: shown, Error: errText(err)}, exitUsage
 	}
 	var lt linter
-	for _, s := range rt.Receipt(&http.Response{Request: req, Header: http.Header{}}, nil).Signals {
+	receipt := rt.Receipt(&http.Response{Request: req, Header: http.Header{}}, nil)
+	for _, s := range receipt.Signals {
 		if s.Source == "tdmrep.json" && s.Where == "unreachable" {
 			why := strings.ReplaceAll(s.Value, "robotstxt: ", "")
 			if served := pathSite + tdmrepPath + ": "; file == nil && strings.Contains(why, served) {
@@ -70,7 +72,7 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 				// fetch of the URL the command serves it at.
 				why = why[strings.LastIndex(why, served)+len(served):]
 			}
-			lt.addText(0, "", codeTDMRep, "crawlers that read TDMRep cannot read it (%s), so they take every page of the site as reserved (train-ai=n)", why)
+			lt.addText(0, "", codeTDMRep, "%s, reading TDMRep, cannot read it (%s), so takes every page of the site as reserved (train-ai=n)", receipt.Agent, why)
 		}
 	}
 	if file != nil {

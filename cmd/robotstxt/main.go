@@ -8,7 +8,7 @@
 //	robotstxt check [-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-tdmrep] [-expect allow|disallow] [-v] [-json] URL...
 //	robotstxt test -file FILE|-|URL [-agent TOKEN] [-rfc9309] [-full] [-expect allow|disallow] [-timeout D] [-json] URL|PATH...
 //	robotstxt explain [-file FILE|-|URL] [-agent TOKEN] [-rfc9309] [-full] [-timeout D] [-json] URL|PATH...
-//	robotstxt lint [-json] [-q] [-level error|warning|info] [-rfc9309] [-timeout D] FILE|-|URL...
+//	robotstxt lint [-json] [-q] [-level error|warning|info] [-rfc9309] [-agent TOKEN] [-timeout D] FILE|-|URL...
 //	robotstxt help [COMMAND]
 //	robotstxt version
 //
@@ -139,7 +139,7 @@ check does.`,
 		run:      runExplain,
 	}, {
 		name:  "lint",
-		usage: "[-json] [-q] [-level error|warning|info] [-rfc9309] [-timeout D] FILE|-|URL...",
+		usage: "[-json] [-q] [-level error|warning|info] [-rfc9309] [-agent TOKEN] [-timeout D] FILE|-|URL...",
 		short: `Find what changes what crawlers do (errors), what is likely a mistake
 (warnings) and what is tolerated (infos). -json prints one object per
 file; run "robotstxt help lint" for its fields and the codes.`,
