@@ -468,7 +468,6 @@ func TestGuardWrapped(t *testing.T) {
 		"a Clone":              guard.Clone(),
 		"Unwrap, then signing": unwrapper{botauth.NewTransport(guard, s)},
 		"a Transport":          inner,
-		"signing a Transport":  botauth.NewTransport(inner, s),
 	} {
 		c := NewClient(WithHTTPClient(&http.Client{Transport: &http.Transport{}}))
 		t.Cleanup(func() { _ = c.Close() })
@@ -565,6 +564,24 @@ func TestTransportSignedPagesNeedSignedRobots(t *testing.T) {
 	if n := unsignedPages.Load(); n != 0 {
 		t.Errorf("%d pages asked unsigned", n)
 	}
+}
+
+// TestSignedPagesNeedSignedRobotsUnderAWrappedDefault: http.DefaultTransport
+// wrapped by a RoundTripper the checks cannot see into (a tracer set
+// for the process) is what a Client given no HTTP client sends through,
+// and a signer given no next too: no signer of the Client's. NewTransport
+// panics when the pages would be signed, as it does unwrapped.
+func TestSignedPagesNeedSignedRobotsUnderAWrappedDefault(t *testing.T) {
+	defer func(dt http.RoundTripper) { http.DefaultTransport = dt }(http.DefaultTransport)
+	http.DefaultTransport = struct{ http.RoundTripper }{http.DefaultTransport}
+	c := NewClient(WithUserAgent(testUA))
+	t.Cleanup(func() { _ = c.Close() })
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "sign the pages") {
+			t.Errorf("recovered %v; want a panic saying the pages would be signed and robots.txt not", r)
+		}
+	}()
+	NewTransport(c, botauth.NewTransport(nil, testSigner(t)))
 }
 
 // TestCloseWithAStubDefaultTransport: Close compares the RoundTrippers of

@@ -157,7 +157,8 @@ type Transport struct {
 // fetched unsigned while the pages are signed (a site refusing unsigned
 // crawlers with a 403 would read as allowing everything), when next is
 // or wraps botauth's signing transport and c's HTTP client neither is
-// nor wraps one (nor wraps a RoundTripper it cannot see into, which may
+// nor wraps one (nor has a RoundTripper of its own, not
+// http.DefaultTransport, that wraps one it cannot see into, which may
 // sign); and too if c is nil or not made by NewClient. A RoundTripper wraps the one it sends
 // through if it is a Transport or botauth's signing transport, or if it
 // has a method Unwrap() http.RoundTripper that returns it: a wrapper of
@@ -172,7 +173,9 @@ func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *T
 			"but not c's robots.txt fetches, which go through c's own HTTP client: make both with " +
 			"NewClientTransport(next, clientOpts), or give c a guard with WithHTTPClient(&http.Client{Transport: next})")
 	}
-	if isSigner(next) && !isSigner(c.fetcher.hc.Transport) && !opaque(c.fetcher.hc.Transport) {
+	if own := c.fetcher.hc.Transport; isSigner(next) && !isSigner(own) && (own == nil || !opaque(own)) {
+		// A wrapper of http.DefaultTransport, which a signer given no
+		// next sends through too, is no signer.
 		panic("robotstxt: NewTransport(c, next) would sign the pages (next is or wraps botauth's transport) " +
 			"but not c's robots.txt fetches, whose 403 to an unsigned crawler would read as allow-all: make both with " +
 			"NewClientTransport(next, clientOpts), or sign c's with WithHTTPClient(&http.Client{Transport: next})")

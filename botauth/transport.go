@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
@@ -34,7 +35,13 @@ import (
 // refuses that retry. The response's Request is the caller's request,
 // without the signature; or, when a RoundTripper below followed a
 // redirect itself, the last hop's, without its signature or the hops
-// before it (its Response is nil). A request it cannot sign is not sent:
+// before it (its Response is nil); but when that redirect went to another
+// server with the signature made for this one (an http.Client used as a
+// RoundTripper copies a request's header onto each hop, unless its
+// CheckRedirect returns http.ErrUseLastResponse), which that server may
+// replay to this site until it expires, RoundTrip closes the response
+// and returns an error saying so: give next no RoundTripper that follows
+// redirects. A request it cannot sign is not sent:
 // RoundTrip closes its body and returns the error. Among those is a
 // request whose trailer declares a Signature, Signature-Input or
 // Signature-Agent field, which Sign would replace, and one whose URL
@@ -52,18 +59,29 @@ import (
 // crawlers with a 403 would have read as allowing everything. Put
 // it below a robotstxt.Transport (as its next), never above: a request
 // signed above one waits there for its pacing turn, and may be sent after
-// its signature expires. It panics if s is nil or was not made by
-// [NewSigner].
+// its signature expires, and the robots.txt its Client fetches goes
+// unsigned. It panics if next is or wraps (by a method Unwrap()
+// http.RoundTripper) a robotstxt.Transport, and if s is nil or was not
+// made by [NewSigner].
 func NewTransport(next http.RoundTripper, s *Signer) http.RoundTripper {
 	if s == nil {
 		panic("botauth: NewTransport with a nil Signer")
 	}
 	s.mustBeMade()
+	if robotsTransport(next) {
+		panic("botauth: NewTransport(next, s) above a robotstxt.Transport would sign pages, " +
+			"sent expired after their pacing turn, and not its Client's robots.txt fetches: " +
+			"give it to robotstxt.NewClientTransport as its next instead")
+	}
 	if next == nil {
 		next = http.DefaultTransport
 	}
 	return &transport{next: next, s: s}
 }
+
+// errSignatureLeft is returned when a RoundTripper below followed a
+// redirect to another server with the request's signature.
+var errSignatureLeft = errors.New("botauth: a RoundTripper below followed a redirect with the signature")
 
 type transport struct {
 	next http.RoundTripper
@@ -118,6 +136,15 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// resp.Request, as colly does, would keep a signature it could
 		// replay.
 		resp.Request = req
+	case resp.Request.Header.Get("Signature") == signed.Header.Get("Signature") &&
+		target.Authority(resp.Request.URL.Scheme, resp.Request.URL.Host) != target.Authority(signed.URL.Scheme, signed.URL.Host):
+		// A RoundTripper below followed a redirect to another server
+		// with this signature (an http.Client copies a request's header
+		// onto each hop), which that server may replay to this site
+		// until it expires: no answer, so that the crawler learns.
+		resp.Body.Close()
+		return nil, fmt.Errorf("%w: to %s, with the signature made for %s", errSignatureLeft,
+			target.Authority(resp.Request.URL.Scheme, resp.Request.URL.Host), target.Authority(signed.URL.Scheme, signed.URL.Host))
 	default:
 		// Another request's, as of a RoundTripper below that follows
 		// redirects itself: kept, without the signature, nor the hops
@@ -234,6 +261,28 @@ func sameServer(host string, u *url.URL) bool {
 	a := target.Authority(u.Scheme, host)
 	return a != "" && a == target.Authority(u.Scheme, u.Host)
 }
+
+// robotsTransport reports whether rt is or wraps (by an Unwrap method) a
+// robotstxt.Transport, told by its type: robotstxt's tests import this
+// package, which cannot import it.
+func robotsTransport(rt http.RoundTripper) bool {
+	for range maxUnwrap {
+		if t := reflect.TypeOf(rt); t != nil && t.Kind() == reflect.Pointer &&
+			t.Elem().PkgPath() == "github.com/robotsgate/robotstxt" && t.Elem().Name() == "Transport" {
+			return true
+		}
+		u, ok := rt.(interface{ Unwrap() http.RoundTripper })
+		if !ok {
+			return false
+		}
+		rt = u.Unwrap()
+	}
+	return false
+}
+
+// maxUnwrap bounds the RoundTrippers robotsTransport unwraps: a chain of
+// wrappers is a few deep, and one that unwraps to itself ends there.
+const maxUnwrap = 64
 
 // CloseIdleConnections closes the idle connections of next.
 func (t *transport) CloseIdleConnections() {

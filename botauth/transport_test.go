@@ -93,19 +93,31 @@ func TestTransportSignsACopy(t *testing.T) {
 		t.Errorf("under a cloning RoundTripper: %v; resp.Request is not the caller's", err)
 	}
 	// One that follows a redirect itself answers for another request:
-	// kept, without the signature.
-	following := NewTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		first := r
-		r = r.Clone(r.Context())
-		r.URL, _ = url.Parse("https://cdn.example.net/final")
-		r.Header.Set("signature", first.Header.Get("Signature")) // as a hop might carry it, in any case
-		r.Response = &http.Response{StatusCode: http.StatusFound, Request: first}
-		return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: r}, nil
-	}), s)
-	req3, _ := http.NewRequest(http.MethodGet, "https://www.example.com/start", nil)
-	if resp, err := following.RoundTrip(req3); err != nil || resp.Request.URL.Host != "cdn.example.net" ||
-		signatureFields(resp.Request.Header) || resp.Request.Response != nil {
-		t.Errorf("under a RoundTripper that follows a redirect: %v; resp.Request %v %v", err, resp.Request.URL, resp.Request.Header)
+	// kept, without the signature fields it carries (its own, as a
+	// signer below would make); but not when it carried this request's
+	// signature to another server.
+	for _, carried := range []bool{false, true} {
+		following := NewTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			first := r
+			r = r.Clone(r.Context())
+			r.URL, _ = url.Parse("https://cdn.example.net/final")
+			r.Header.Set("signature", "sig2=:c2lnbmVkIGJlbG93:") // in any case
+			if carried {
+				r.Header.Set("signature", first.Header.Get("Signature"))
+			}
+			r.Response = &http.Response{StatusCode: http.StatusFound, Request: first}
+			return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: r}, nil
+		}), s)
+		req3, _ := http.NewRequest(http.MethodGet, "https://www.example.com/start", nil)
+		resp, err := following.RoundTrip(req3)
+		switch {
+		case carried:
+			if !errors.Is(err, errSignatureLeft) || resp != nil {
+				t.Errorf("under a RoundTripper that carried the signature on a hop to another server: %v, %v", resp, err)
+			}
+		case err != nil || resp.Request.URL.Host != "cdn.example.net" || signatureFields(resp.Request.Header) || resp.Request.Response != nil:
+			t.Errorf("under a RoundTripper that follows a redirect: %v; resp.Request %v %v", err, resp.Request.URL, resp.Request.Header)
+		}
 	}
 	if sent.Body != req.Body || sent.Context() != req.Context() || sent.Header.Get("User-Agent") != "ExampleBot/1.0" {
 		t.Error("the copy sent lost the body, the context or a field")
@@ -687,6 +699,66 @@ func TestTransportAfterAHopBelow(t *testing.T) {
 		t.Errorf("evil.test got requests signed for victim.test: %q", signed)
 	}
 }
+
+// TestTransportSignatureLeftBelow: a RoundTripper below that follows
+// redirects itself (an http.Client used as one, as go-retryablehttp's
+// RoundTripper is) copies the request's header onto a hop to another
+// site, which gets a signature it may replay to the first: RoundTrip
+// returns an error saying so, not that site's answer. A hop within the
+// server the signature was made for is answered.
+func TestTransportSignatureLeftBelow(t *testing.T) {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "other") }))
+	defer other.Close()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/away":
+			http.Redirect(w, r, "http://other.test/x", http.StatusFound)
+		case "/within":
+			http.Redirect(w, r, "/there", http.StatusFound)
+		default:
+			io.WriteString(w, "site")
+		}
+	}))
+	defer site.Close()
+	next := namedTransport(map[string]string{"site.test:80": site.Listener.Addr().String(), "other.test:80": other.Listener.Addr().String()})
+	defer next.CloseIdleConnections()
+	below := &http.Client{Transport: next}
+	rt := NewTransport(roundTripperFunc(below.Do), newTestSigner(t))
+	for path, left := range map[string]bool{"/away": true, "/within": false} {
+		req, _ := http.NewRequest(http.MethodGet, "http://site.test"+path, nil)
+		resp, err := rt.RoundTrip(req)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if got := errors.Is(err, errSignatureLeft); got != left || !left && err != nil {
+			t.Errorf("%s followed below: %v; want the signature's leaving said: %v", path, err, left)
+		}
+	}
+}
+
+// TestNewTransportAboveARobotsTransport: a signer above a robotstxt
+// Transport, however wrapped, signs pages that wait for their pacing
+// turn, and not the robots.txt its Client fetches: NewTransport panics.
+func TestNewTransportAboveARobotsTransport(t *testing.T) {
+	c, tr := robotstxt.NewClientTransport(nil, nil)
+	defer c.Close()
+	for name, next := range map[string]http.RoundTripper{"a Transport": tr, "a wrapped Transport": unwrapping{tr}} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "NewClientTransport") {
+					t.Errorf("%s: recovered %v; want a panic naming NewClientTransport", name, r)
+				}
+			}()
+			NewTransport(next, newTestSigner(t))
+		}()
+	}
+}
+
+// unwrapping wraps a RoundTripper, which its Unwrap method returns.
+type unwrapping struct{ next http.RoundTripper }
+
+func (u unwrapping) RoundTrip(r *http.Request) (*http.Response, error) { return u.next.RoundTrip(r) }
+func (u unwrapping) Unwrap() http.RoundTripper                         { return u.next }
 
 // roundTripperFunc is a RoundTripper of a function.
 type roundTripperFunc func(*http.Request) (*http.Response, error)
