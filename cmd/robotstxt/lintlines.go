@@ -280,33 +280,42 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 }
 
 // secondAgent returns the name that rest, what follows a user-agent's
-// product token, holds after a blank, ',' or ';' (CCBot of " CCBot/1.0",
-// * of " *"), or "": a version, a comment or a URL (" 2.1", " v2",
-// " (compatible)", " +http://…", " http://…") names none. listed says
-// it follows ',', ';' or a word that joins two names (and, or, and/or,
-// &), which is passed over: a list of crawlers.
+// product token, holds after a blank, ',', ';' or '|' (CCBot of
+// " CCBot/1.0", * of " *"), or "": a version, a comment or a URL
+// (" 2.1", " v2", " (compatible)", " +http://…", " http://…") names
+// none. listed says it follows ',', ';', '|' or a word that joins two
+// names (and, or, and/or, &), which is passed over: a list of crawlers.
+// After the token's own version ("/1.0, CCBot/1.0") only a list names a
+// second crawler: "BSpider/1.0 libwww-perl/0.40" is one's User-Agent.
 func secondAgent(rest string) (name string, listed bool) {
-	w := strings.TrimLeft(rest, " \t,;")
+	versioned := strings.HasPrefix(rest, "/")
+	if versioned {
+		rest = rest[min(len(rest), strings.IndexAny(rest+" ", " \t,;|(")):] // not into a comment: "/5.0(compatible; …)"
+	}
+	w := strings.TrimLeft(rest, " \t,;|")
 	if len(w) == len(rest) || w == "" {
 		return "", false
 	}
-	listed = strings.ContainsAny(rest[:len(rest)-len(w)], ",;")
+	listed = strings.ContainsAny(rest[:len(rest)-len(w)], ",;|")
 	for _, join := range []string{"and/or", "and", "or", "&"} {
 		if len(w) >= len(join) && strings.EqualFold(w[:len(join)], join) && (len(w) == len(join) || strings.ContainsRune(" \t,;", rune(w[len(join)]))) {
 			name, _ := secondAgent(w[len(join):])
 			return name, true
 		}
 	}
+	if versioned && !listed {
+		return "", false
+	}
 	if w[0] == '*' {
 		return "*", listed
 	}
-	if i := strings.IndexAny(w, " \t,;/("); i >= 0 {
+	if i := strings.IndexAny(w, " \t,;|/("); i >= 0 {
 		w = w[:i] // the product, without its version
 	}
 	switch {
 	case w == "", !('a' <= w[0]|0x20 && w[0]|0x20 <= 'z'), strings.Contains(w, ":"): // a comment, a dash, a URL
 		return "", false
-	case strings.Trim(w[1:], "0123456789.") == "": // a version: v2, r1.5
+	case strings.Trim(w[1:], "0123456789.") == "" && (len(w) > 1 || !listed): // a version: v2, r1.5; not b of "a, b"
 		return "", false
 	case strings.EqualFold(w, "compatible"): // of a browser's string: Googlebot; compatible
 		return "", false

@@ -105,14 +105,24 @@ func TestTwoAgentsNamesTheSecond(t *testing.T) {
 		"GPTBot, and CCBot":      "CCBot",
 		"GPTBot and, CCBot":      "CCBot",
 		"GPTBot and/or CCBot":    "CCBot",
+		// cli86: after a version, in a '|' list, and the help's example.
+		"GPTBot/1.0, CCBot/1.0":      "CCBot",
+		"Googlebot/2.1, Bingbot/2.0": "Bingbot",
+		"GPTBot/1.0 and CCBot/1.0":   "CCBot",
+		"GPTBot | CCBot":             "CCBot",
+		"a, b":                       "b",
 	} {
 		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n")
 		if len(fs) == 0 || fs[0].Code != codeTwoAgents || !strings.Contains(fs[0].Message, ": "+second+" gets no group") {
 			t.Errorf("%q: %+v, want %s naming %s", value, fs, codeTwoAgents, second)
 		}
 	}
-	if fs := lintText(t, "User-agent: Googlebot and\nDisallow: /\n"); len(fs) == 0 || fs[0].Code == codeTwoAgents {
-		t.Errorf("a trailing conjunction names no crawler: %+v", fs)
+	for _, value := range []string{"Googlebot and", "BSpider/1.0 libwww-perl/0.40", "Googlebot/2.1 (+http://www.google.com/bot.html)", "a b"} {
+		// A trailing conjunction, one crawler's User-Agent, a one-letter
+		// word not in a list: no second crawler named.
+		if fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n"); len(fs) == 0 || fs[0].Code == codeTwoAgents {
+			t.Errorf("%q: %+v; want no %s", value, fs, codeTwoAgents)
+		}
 	}
 }
 
