@@ -59,6 +59,7 @@ const (
 	codeTwoAgents
 	codeUsageSyntax
 	codeUsageValue
+	codeUsageRepeated
 	codeLicenseRelative
 	codeKeyTypo
 	codeSitemapRelative
@@ -119,6 +120,7 @@ var codeTable = [numCodes]codeEntry{
 	codeTwoAgents:        {"two-agents", sevError, "a user-agent of two crawlers, User-agent: a, b or GPTBot CCBot: the second gets no group"},
 	codeUsageSyntax:      {"usage-syntax", sevError, "a Content-Usage statement that does not parse, or none: it states nothing"},
 	codeUsageValue:       {"usage-value", sevError, "a usage preference other than y or n, such as train-ai=no: unknown"},
+	codeUsageRepeated:    {"usage-repeated", sevError, "a label given n, then again in one Content-Usage statement: the last value counts, the refusal is lost"},
 	codeLicenseRelative:  {"license-relative", sevError, "an RSL License that is not an absolute http(s) URL: it names no licence"},
 	codeKeyTypo:          {"key-typo", sevWarning, "an unknown key near a known one other than a rule or user-agent: the line is ignored"},
 	codeSitemapRelative:  {"sitemap-relative", sevWarning, "a sitemap that is not an absolute http(s) URL"},

@@ -9,7 +9,7 @@ import (
 )
 
 func TestLintUsage(t *testing.T) {
-	codes := []code{codeUsageSyntax, codeUsageValue, codeUsageLabel, codeUsageConflict, codeUsageGroup, codeUnknownKey, codeKeyTypo, codeDirectiveLost, codeOutsideGroup, codeSignalValue}
+	codes := []code{codeUsageSyntax, codeUsageValue, codeUsageRepeated, codeUsageLabel, codeUsageConflict, codeUsageGroup, codeUnknownKey, codeKeyTypo, codeDirectiveLost, codeOutsideGroup, codeSignalValue}
 	for _, tc := range []struct {
 		name, body string
 		want       []string // line:code
@@ -23,6 +23,11 @@ func TestLintUsage(t *testing.T) {
 		{"yes is not y", "User-agent: *\nContent-Usage: train-ai=no, search=\"y\"\n", []string{"2:usage-value", "2:usage-value"}},
 		{"a key alone", "User-agent: *\nContent-Usage: train-ai\n", []string{"2:usage-value"}},
 		{"the last value counts", "User-agent: *\nContent-Usage: train-ai=maybe, train-ai=n\n", nil},
+		{"a refusal a later value replaces", "User-agent: *\nContent-Usage: train-ai=n, search=y, train-ai=y\n", []string{"2:usage-repeated"}},
+		{"a refusal given twice", "User-agent: *\nContent-Usage: train-ai=n, train-ai=n\n", nil},
+		{"a later refusal", "User-agent: *\nContent-Usage: train-ai=y, train-ai=n\n", nil},
+		{"a refusal replaced by a label alone", "User-agent: *\nContent-Usage: train-ai=n, train-ai\n", []string{"2:usage-value", "2:usage-repeated"}},
+		{"outside the vocabulary", "User-agent: *\nContent-Usage: x-ai=n, x-ai=y, train-ai=n\n", []string{"2:usage-label"}},
 		{"parameters are fine", "User-agent: *\nContent-Usage: train-ai=n;since=2025\n", nil},
 		{"a preference after ';'", "User-agent: *\nContent-Usage: search=y; train-ai=n\n", []string{"2:usage-value"}},
 		{"a label in a String is no parameter", "User-agent: *\nContent-Usage: train-ai=n;note=\"a \\\" ;search=y\"\n", nil},

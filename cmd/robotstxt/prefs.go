@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -335,6 +336,7 @@ func statedPrefs(pref func(label string) robotstxt.Pref) []labelPref {
 type prefs struct {
 	labels []string
 	value  map[string]string
+	lost   []string // labels whose n a later value replaced, in order
 }
 
 // readPrefs reads a statement of preference of the kind key names (see
@@ -354,8 +356,11 @@ func (p *prefs) set(label, v string) {
 	if p.value == nil {
 		p.value = make(map[string]string)
 	}
-	if _, ok := p.value[label]; !ok {
+	switch old, ok := p.value[label]; {
+	case !ok:
 		p.labels = append(p.labels, label)
+	case old == "n" && v != "n" && !slices.Contains(p.lost, label):
+		p.lost = append(p.lost, label)
 	}
 	p.value[label] = v
 }
@@ -465,7 +470,8 @@ const maxNamed = 3
 // usageNotes returns the notes of a Content-Usage statement: that it is
 // not a Dictionary of RFC 9651, or is empty; else, for each label of the
 // vocabulary whose value, the last written for it, is not the Token y or
-// n, that it states no preference; then, in one note, the labels outside
+// n, that it states no preference; for each whose n a later value
+// replaced, that its refusal is lost; then, in one note, the labels outside
 // the vocabulary, which no crawler reads. It takes time linear in the
 // statement's length.
 func usageNotes(stmt string) []usageNote {
@@ -488,6 +494,12 @@ func usageNotes(stmt string) []usageNote {
 			written += "=" + v
 		}
 		notes = append(notes, usageNote{codeUsageValue, written + " states no preference: only the Tokens y and n count"})
+	}
+	for _, l := range p.lost {
+		if slices.Contains(labels, l) {
+			notes = append(notes, usageNote{codeUsageRepeated, fmt.Sprintf("%s is given n, then %s: the last value of a label counts, and its refusal is lost",
+				l, cmp.Or(p.value[l], "again"))})
+		}
 	}
 	for _, l := range paramLabels(stmt) {
 		notes = append(notes, usageNote{codeUsageValue, fmt.Sprintf("%s after a ';' is a parameter of the preference before it, which crawlers ignore, "+

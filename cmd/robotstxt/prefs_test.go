@@ -123,6 +123,7 @@ func TestTestAndLintAgree(t *testing.T) {
 		"train-ai=?1",
 		"train-ai=N, search=Y",
 		"train-ai=n, train-ai=maybe",
+		"train-ai=n, train-ai=y",
 		"train-ai=maybe, train-ai=n",
 		"train-ai=n;q=yes, ai=n, genai=y, bots=n, x=1",
 		"Train-AI=n",
@@ -130,7 +131,7 @@ func TestTestAndLintAgree(t *testing.T) {
 		body := "User-agent: *\nAllow: /\nContent-Usage: " + stmt + "\n"
 		var fromLint []string
 		for _, f := range lintText(t, body) {
-			if f.Code == codeUsageValue || f.Code == codeUsageLabel || f.Code == codeUsageSyntax {
+			if f.Code == codeUsageValue || f.Code == codeUsageRepeated || f.Code == codeUsageLabel || f.Code == codeUsageSyntax {
 				fromLint = append(fromLint, "line 3: "+f.Message)
 			}
 		}
