@@ -444,24 +444,30 @@ func (x *explainer) compareModes(c checked) {
 
 // rfcReading says why RFC 9309 reads path, as Google's parser spells it,
 // and rules, as written, otherwise than Google's parser: it decodes the
-// escapes of letters, digits and -._~, and it matches a path's '*' and
-// '$' as %2A and %24, a reason when the path has them and no rule is
-// given or one writes %2A or %24.
+// escapes of letters, digits and -._~; it matches a path's '*' and '$'
+// as %2A and %24, a reason when the path has them and no rule is given
+// or one writes %2A or %24; and it reads a rule's '$' before its end as
+// %24, three bytes in precedence (see robotstxt.ModeRFC9309).
 func rfcReading(path string, rules ...string) string {
 	specials := strings.NewReplacer("*", "%2A", "$", "%24")
 	coded := specials.Replace(path)
-	decodes, special := matcher.UnescapePath(path) != coded, len(rules) == 0
+	decodes, special, dollar := matcher.UnescapePath(path) != coded, len(rules) == 0, false
 	for _, r := range rules {
 		r = strings.ToUpper(r) // Google's parser upper-cases a rule's escapes too
 		decodes = decodes || matcher.UnescapePath(r) != specials.Replace(r)
 		special = special || strings.Contains(r, "%2A") || strings.Contains(r, "%24")
+		r = strings.TrimRight(r, " \t")
+		dollar = dollar || strings.Contains(strings.TrimSuffix(r, "$"), "$")
 	}
 	var why []string
-	if special = special && coded != path; decodes || !special {
+	if special = special && coded != path; decodes || !special && !dollar {
 		why = append(why, "decodes %-escaped letters, digits and -._~, as %7E to ~")
 	}
 	if special {
 		why = append(why, "reads * and $ in the path as %2A and %24")
+	}
+	if dollar {
+		why = append(why, "reads a rule's $ before its end as %24, three bytes in precedence")
 	}
 	return "RFC 9309 " + strings.Join(why, ", and ")
 }

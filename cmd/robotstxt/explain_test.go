@@ -206,6 +206,16 @@ func TestExplainModesDifferOnSpecials(t *testing.T) {
 	if !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "%2A and %24") {
 		t.Errorf("stdout:\n%s\nwant %q", r.stdout, want)
 	}
+	// A rule's '$' before its end, which RFC 9309 weighs as %24, decides
+	// (cli86): no escape, in either mode.
+	body = "User-agent: *\nAllow: /x$y\nDisallow: /x*yz\n"
+	for _, args := range [][]string{{"explain", "-file", "-", "/x$yz"}, {"explain", "-file", "-", "-rfc9309", "/x$yz"}} {
+		r = runCmd(t, body, args...)
+		want = "          RFC 9309 reads a rule's $ before its end as %24, three bytes in precedence\n"
+		if !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "decodes") {
+			t.Errorf("%v: stdout:\n%s\nwant %q", args, r.stdout, want)
+		}
+	}
 }
 
 // TestExplainUserinfoWithSemicolon: a ';' in a URL's userinfo starts no
