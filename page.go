@@ -112,10 +112,11 @@ type RobotsEvidence struct {
 	// SHA256 is the hex SHA-256 of the robots.txt the rules were read
 	// from, as the Client keeps it: the Text that
 	// [github.com/robotsgate/robotstxt/parser.Read] gives of the response
-	// body with the Client's body limit (decoded, in UTF-8, cut at the
-	// limit, the line the limit cuts kept as that reads it), which
-	// anyone holding the body can compute again; "" when Outcome is not
-	// "rules".
+	// body with the body limit of the Client that fetched it (decoded, in
+	// UTF-8, cut at the limit, the line the limit cuts kept as that reads
+	// it: a copy another process stored under [WithStore] was cut at its
+	// limit), which anyone holding the body can compute again; "" when
+	// Outcome is not "rules".
 	SHA256 string `json:"sha256"`
 	// RuleLine is the line of the deciding Allow or Disallow rule, 0
 	// when none matched.
