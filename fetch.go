@@ -260,12 +260,15 @@ func refused(err error) bool {
 // serversOwn reports whether a fetch's failure, err after status (0 for
 // none), is its server's whoever asks, not the doing of a chain of
 // redirects that asked (its deadline, its bounds, a cut): an error
-// status, no connection (causeUnanswered), an answer that could not be
-// read (a coding the Client cannot read, a part of the file, a redirect
-// it cannot follow). Only such a failure, met through a hop, is kept for
-// the site, as its own check would keep it (see keepTheirFailure).
+// status (but for a body a policy reads that was cut), no connection
+// (causeUnanswered), an answer that could not be read (a coding the
+// Client cannot read, a part of the file, a redirect it cannot follow).
+// Only such a failure, met through a hop, is kept for the site, as its
+// own check would keep it (see keepTheirFailure). err may be capErr's
+// copy.
 func serversOwn(status int, err error) bool {
-	return status >= 400 || causesOf(err)&causeUnanswered != 0 || errors.Is(err, errAnswer)
+	causes := causesOf(err)
+	return status >= 400 && causes&causeCut == 0 || causes&causeUnanswered != 0 || errors.Is(err, errAnswer)
 }
 
 // kept returns the redirects led lists as persisted.redirects lists

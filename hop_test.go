@@ -1214,6 +1214,48 @@ func TestHopKeepsTheServersOwnFailure(t *testing.T) {
 	}
 }
 
+// TestHopKeepsNoChainsCutOfAnErrorStatus: a host's 403, which a status
+// policy reads as rules, whose body the chain's deadline cut (a.test
+// took three quarters of the fetch to redirect there), is no failure of
+// the host's own: the next site redirected there asks it.
+func TestHopKeepsNoChainsCutOfAnErrorStatus(t *testing.T) {
+	checkLeaks(t)
+	const timeout = time.Second
+	w := newHosts(t)
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(timeout * 3 / 4):
+			redirectTo("http://cdn.test/robots.txt")(rw, r)
+		case <-r.Context().Done():
+		}
+	})
+	w.on("b.test/robots.txt", redirectTo("http://cdn.test/robots.txt"))
+	w.on("cdn.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		rw.WriteHeader(http.StatusForbidden)
+		_, _ = io.WriteString(rw, "User-agent: *\n")
+		rw.(http.Flusher).Flush()
+		select {
+		case <-time.After(timeout / 2): // the body takes half a fetch
+			_, _ = io.WriteString(rw, "Disallow: /private/\n")
+		case <-r.Context().Done():
+		}
+	})
+	policy := func(s int) Outcome {
+		if s == http.StatusForbidden {
+			return OutcomeRules
+		}
+		return LegacyStatusPolicy(s)
+	}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(timeout), WithStatusPolicy(policy))
+	if _, err := c.Check(context.Background(), "http://a.test/x"); !errors.Is(err, ErrDeferred) {
+		t.Fatalf("a.test: %v; want deferred, the chain's deadline cutting cdn.test's body", err)
+	}
+	_, err := c.Check(context.Background(), "http://b.test/x")
+	if n := w.count("http://cdn.test/robots.txt"); n < 2 {
+		t.Errorf("b.test: %v; cdn.test asked %d times: a.test's chain's cut was kept as cdn.test's own failure", err, n)
+	}
+}
+
 // TestHopWaitsWhateverWithNoWait: a robots.txt on another site's host is
 // fetched after the hop's turn comes, within the fetch's timeout, even
 // when the Transport's pages never wait (WithNoWait).

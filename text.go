@@ -72,8 +72,11 @@ func capErr(err error) error {
 		}
 	}
 	if errors.Is(err, errAnswer) {
-		// Of this process's fetch, for serversOwn: the copy a Store
-		// keeps has no bit for it, and none asks it.
+		// In memory only (the Store encoding has no bit for it): a
+		// failure met through a hop is kept for its site by it (see
+		// serversOwn), and a site redirected there while it is kept
+		// fails with it, a refusal, as its own fetch would (see
+		// refused).
 		end.is = append(end.is, errAnswer)
 	}
 	var op *net.OpError
@@ -120,6 +123,12 @@ const (
 	// redirect chain that asked cannot have caused them, as it may a
 	// timeout (its deadline) or a cut.
 	causeUnanswered = causeNonPublic | causeNotFound | causeRefused | causeCertificate
+	// causeCut are the classes of a failure the network or the clock cut
+	// (see cut), which capErr's copy keeps: context.DeadlineExceeded,
+	// context.Canceled, os.ErrDeadlineExceeded, net.ErrClosed,
+	// io.ErrUnexpectedEOF and io.EOF (causeSentinels[1:7]), a timeout, a
+	// reset.
+	causeCut = 1<<1 | 1<<2 | 1<<3 | 1<<4 | 1<<5 | 1<<6 | causeTimeout | causeReset
 )
 
 // causesOf returns the classes of err the Store encoding keeps.
