@@ -240,6 +240,11 @@ func (f *fetcher) noResponse(k key, err error) Outcome {
 // which no WithErrorPolicy maps, the server having answered.
 var errCutAnswer = errors.New("the server's answer was cut")
 
+// errFollowedBelow is wrapped when a RoundTripper below the Client's own
+// or a Transport's next followed a redirect itself: every hop must pass
+// through the Client, to be checked and paced.
+var errFollowedBelow = errors.New("a RoundTripper below followed a redirect")
+
 // errAnswer is wrapped when a server began to answer but its answer could
 // not be read (by net/http, or its body by the Client): no failure to
 // reach it, which WithErrorPolicy maps.
@@ -357,6 +362,13 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	if resp.Request == nil {
 		// A RoundTripper need not fill it in; what follows reads it.
 		resp.Request = req
+	}
+	if u := resp.Request.URL; u != nil && u.String() != req.URL.String() {
+		// A RoundTripper below followed a redirect itself (an http.Client
+		// used as one): its hops were not checked, and the answer may be
+		// another site's page.
+		_ = resp.Body.Close()
+		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w to %s", capQuote(target), errRedirects, errFollowedBelow, capQuote(u.String()))
 	}
 	// The request's context does not bound every body (an unsolicited 101
 	// gives the raw connection): close it when the fetch ends. The turn

@@ -102,9 +102,11 @@ func defaultConfig() config {
 // sharing its Transport; hc.CheckRedirect is ignored (see
 // [WithMaxRedirects]), and so is hc.Jar: a robots.txt fetch sends no
 // cookies and keeps none, since a redirect may take it to a site the
-// file's owner chose. By default the Client fetches through
-// http.DefaultTransport (see [NewTransport] and [NewClientTransport]). It
-// panics if hc is nil.
+// file's owner chose. Its Transport must not follow redirects itself (an
+// http.Client used as a RoundTripper does): a hop it followed was not
+// checked, and the robots.txt is unreachable. By default the Client
+// fetches through http.DefaultTransport (see [NewTransport] and
+// [NewClientTransport]). It panics if hc is nil.
 func WithHTTPClient(hc *http.Client) Option {
 	if hc == nil {
 		panic("robotstxt: WithHTTPClient(nil)")

@@ -149,7 +149,10 @@ type Transport struct {
 }
 
 // NewTransport returns a Transport that checks requests with c and sends
-// those allowed through next (http.DefaultTransport when next is nil).
+// those allowed through next (http.DefaultTransport when next is nil),
+// which must not follow redirects itself (an http.Client used as a
+// RoundTripper does): the Transport returns an error in place of the
+// answer to a hop it did not check, which was sent all the same.
 // c fetches robots.txt through its own HTTP client, not next: so that no
 // robots.txt is fetched unguarded while the pages are guarded, it panics
 // when next is or wraps a [PublicOnly] transport and c's HTTP client
@@ -458,6 +461,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if resp.Request == nil {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
+	}
+	if u := resp.Request.URL; u != nil && u.String() != out.String() && u.String() != asked.String() {
+		// A RoundTripper below followed a redirect itself (an http.Client
+		// used as one): where it led was neither checked nor paced.
+		if resp.Body != nil {
+			_ = resp.Body.Close()
+		}
+		return nil, fmt.Errorf("robotstxt: %s: %w to %s, which the Transport did not check",
+			capQuote(asked.String()), errFollowedBelow, capQuote(u.String()))
 	}
 	showAsked(resp, asked, out)
 	under.answered.Store(resp.Request) // what Receipt and Usage read; no other request of its context

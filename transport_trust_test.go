@@ -1106,3 +1106,47 @@ func TestTransportHeaderHostSpeltOtherwiseSigned(t *testing.T) {
 		t.Errorf("%d of %d requests arrived signed", n, len(urls))
 	}
 }
+
+// followingBelow is a RoundTripper that sends through an http.Client,
+// which follows redirects itself, as go-retryablehttp's RoundTripper
+// does.
+type followingBelow struct{ c *http.Client }
+
+func (f followingBelow) RoundTrip(req *http.Request) (*http.Response, error) { return f.c.Do(req) }
+
+// TestTransportRefusesARedirectFollowedBelow: a next that follows a
+// redirect itself sends a hop no robots.txt was checked for, to a path
+// of the site its robots.txt disallows or to another site: the
+// Transport returns an error, not that answer. A Client whose own HTTP
+// client follows a robots.txt's redirect below it reads no other page
+// as the robots.txt: the site is deferred, not allowed.
+func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("a.test/same", redirectTo("/private/page"))
+	w.on("a.test/cross", redirectTo("http://b.test/land"))
+	w.on("a.test/private/page", serve(200, "private"))
+	w.on("b.test/robots.txt", serve(200, "User-agent: *\nDisallow: /\n"))
+	w.on("b.test/land", serve(200, "land"))
+	w.on("c.test/robots.txt", redirectTo("http://b.test/secret"))
+	w.on("b.test/secret", serve(200, "User-agent: *\nAllow: /\n"))
+	tr := w.transport(t)
+	below := followingBelow{&http.Client{Transport: tr}}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}), WithUserAgent(testUA))
+	hc := &http.Client{Transport: NewTransport(c, below)}
+	for _, u := range []string{"http://a.test/same", "http://a.test/cross"} {
+		if _, err := get(context.Background(), hc, u); !errors.Is(err, errFollowedBelow) {
+			t.Errorf("%s, followed below: %v; want the Transport to refuse the answer", u, err)
+		}
+	}
+	for name, c := range map[string]*Client{
+		"WithHTTPClient":     newTestClient(t, WithHTTPClient(&http.Client{Transport: below}), WithUserAgent(testUA)),
+		"NewClientTransport": first(NewClientTransport(below, []Option{WithUserAgent(testUA)})),
+	} {
+		t.Cleanup(func() { _ = c.Close() })
+		if d, err := c.Check(context.Background(), "http://c.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) || !strings.Contains(fmt.Sprint(err), errFollowedBelow.Error()) {
+			t.Errorf("%s: c.test's robots.txt followed below to b.test/secret: %+v, %v; want deferred", name, d, err)
+		}
+	}
+}
