@@ -156,7 +156,10 @@ func (x *explainer) explain(t target) int {
 	spelled, path := matchPath(clientEscaped(sent), robotstxt.ModeGoogle), matchPath(clientEscaped(sent), x.mode)
 	where := spelled
 	if path != spelled {
-		where += ", compared as " + path + " (" + rfcReading(spelled) + ")"
+		where += ", compared as " + path
+		if why := rfcReading(spelled); why != "" {
+			where += " (" + why + ")"
+		}
 	}
 	if c.d.Served != "" {
 		where += ", served as " + c.d.Served
@@ -437,8 +440,10 @@ func (x *explainer) compareModes(c checked) {
 		if path == "" {
 			path = matchPath(clientEscaped(c.t.sent()), robotstxt.ModeGoogle)
 		}
-		x.more("%s", rfcReading(path, c.p.lines.directive(c.d.Rule.Line), c.p.lines.directive(o.Rule.Line)))
-		x.more("before it compares rules and paths; Google's parser compares them as written")
+		if why := rfcReading(path, c.p.lines.directive(c.d.Rule.Line), c.p.lines.directive(o.Rule.Line)); why != "" {
+			x.more("%s", why)
+			x.more("before it compares rules and paths; Google's parser compares them as written")
+		}
 	}
 }
 
@@ -447,7 +452,9 @@ func (x *explainer) compareModes(c checked) {
 // escapes of letters, digits and -._~; it matches a path's '*' and '$'
 // as %2A and %24, a reason when the path has them and no rule is given
 // or one writes %2A or %24; and it reads a rule's '$' before its end as
-// %24, three bytes in precedence (see robotstxt.ModeRFC9309).
+// %24, three bytes in precedence (see robotstxt.ModeRFC9309), a reason
+// when no escape decodes; "" when none of those is why (a Content-Usage
+// rule's, which rules does not hold).
 func rfcReading(path string, rules ...string) string {
 	specials := strings.NewReplacer("*", "%2A", "$", "%24")
 	coded := specials.Replace(path)
@@ -460,14 +467,17 @@ func rfcReading(path string, rules ...string) string {
 		dollar = dollar || strings.Contains(strings.TrimSuffix(r, "$"), "$")
 	}
 	var why []string
-	if special = special && coded != path; decodes || !special && !dollar {
+	if decodes {
 		why = append(why, "decodes %-escaped letters, digits and -._~, as %7E to ~")
 	}
-	if special {
+	if special && coded != path {
 		why = append(why, "reads * and $ in the path as %2A and %24")
 	}
-	if dollar {
+	if dollar && len(why) == 0 {
 		why = append(why, "reads a rule's $ before its end as %24, three bytes in precedence")
+	}
+	if len(why) == 0 {
+		return ""
 	}
 	return "RFC 9309 " + strings.Join(why, ", and ")
 }

@@ -216,6 +216,17 @@ func TestExplainModesDifferOnSpecials(t *testing.T) {
 			t.Errorf("%v: stdout:\n%s\nwant %q", args, r.stdout, want)
 		}
 	}
+	// The rule's escape decides, not its '$' (review151).
+	r = runCmd(t, "User-agent: *\nDisallow: /%61$b\n", "explain", "-file", "-", "/a$b")
+	if !strings.Contains(r.stdout, "RFC 9309 decodes") || strings.Contains(r.stdout, "rule's $") {
+		t.Errorf("stdout:\n%s\nwant the escape named, not the '$'", r.stdout)
+	}
+	// Only the usage differs, by a Content-Usage rule's '$': no reason
+	// the access rules hold (review151).
+	r = runCmd(t, "User-agent: *\nAllow: /\nContent-Usage: /x$y train-ai=y\nContent-Usage: /x*yz train-ai=n\n", "explain", "-file", "-", "/x$yz")
+	if !strings.Contains(r.stdout, "but usage train-ai=y") || strings.Contains(r.stdout, "decodes") {
+		t.Errorf("stdout:\n%s\nwant the usage told apart, with no false reason", r.stdout)
+	}
 }
 
 // TestExplainUserinfoWithSemicolon: a ';' in a URL's userinfo starts no

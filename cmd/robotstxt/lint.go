@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -19,9 +20,9 @@ URL lints the robots.txt of its site, fetched as check does. A FILE or URL
 whose name ends in tdmrep.json is read as a TDMRep tdmrep.json instead:
 a file as it stands, a URL as its site's /.well-known/tdmrep.json, read
 as a crawler given WithTDMRep reads it, the crawler -agent names, whose
-robots.txt group decides whether it may fetch the file. The exit code is 1 only when a
-file has an error; 2 when a file cannot be read or holds nothing to lint;
-3 when a robots.txt fetched over HTTP is unreachable.
+robots.txt group decides whether it may fetch the file. The exit code is
+1 only when a file has an error; 2 when a file cannot be read or holds
+nothing to lint; 3 when a robots.txt fetched over HTTP is unreachable.
 
 ` + codesHelp()
 
@@ -69,19 +70,27 @@ func runLint(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	tok, err := agentToken(*agent, e)
+	noted := e
+	if *quiet {
+		noted.stderr = io.Discard // of a note on -agent: nothing is printed
+	}
+	tok, err := agentToken(*agent, noted)
 	if err != nil {
 		e.fail(err)
 		return exitUsage
 	}
-	cfg := fetchConfig{userAgent: defaultUserAgent, timeout: *timeout, opts: []robotstxt.Option{robotstxt.WithMode(modeOf(*rfc)), robotstxt.WithProductTokens(tok)}}
+	cfg := fetchConfig{userAgent: defaultUserAgent, timeout: *timeout, opts: []robotstxt.Option{robotstxt.WithMode(modeOf(*rfc))}}
+	// A robots.txt is linted for every crawler, fetched as check does for
+	// the default one; a tdmrep.json for the crawler -agent names.
+	tdm := cfg
+	tdm.opts = append(slices.Clip(cfg.opts), robotstxt.WithProductTokens(tok))
 	code = exitOK
 	for _, name := range files {
-		lint := lintRobots
+		lint, with := lintRobots, cfg
 		if strings.HasSuffix(name, "tdmrep.json") {
-			lint = lintTDMRep
+			lint, with = lintTDMRep, tdm
 		}
-		r, c := lint(name, cfg, modeOf(*rfc), e)
+		r, c := lint(name, with, modeOf(*rfc), e)
 		r.count(least)
 		if r.Errors > 0 {
 			c = worst(c, exitDisallowed)

@@ -272,7 +272,7 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	case second != "" && crawlerName(second):
 		lt.add(a.Line, codeTwoWords, "user-agent %q is read as %s alone: if %s is another crawler, it gets no group", a.Value, token, second)
 	case a.Global: // what follows * names no crawler
-	case strings.ContainsRune(" \t/(;,+*", rune(rest[0])), len(rest) == 1 && (rest[0] < '0' || rest[0] > '9') && rest[0] < 0x80:
+	case strings.ContainsRune(" \t/(;,|+*", rune(rest[0])), len(rest) == 1 && (rest[0] < '0' || rest[0] > '9') && rest[0] < 0x80:
 		lt.add(a.Line, codeAgentToken, "user-agent %q is read as %s", a.Value, a.Token)
 	default:
 		lt.add(a.Line, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", a.Value, a.Token)
@@ -285,8 +285,9 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 // (" 2.1", " v2", " (compatible)", " +http://…", " http://…") names
 // none. listed says it follows ',', ';', '|' or a word that joins two
 // names (and, or, and/or, &), which is passed over: a list of crawlers.
-// After the token's own version ("/1.0, CCBot/1.0") only a list names a
-// second crawler: "BSpider/1.0 libwww-perl/0.40" is one's User-Agent.
+// After the token's own version ("/1.0, CCBot/1.0") only a crawler's
+// name, not a host's, is a second crawler: "BSpider/1.0
+// libwww-perl/0.40", "Slurp/si; slurp@inktomi.com" are one's User-Agent.
 func secondAgent(rest string) (name string, listed bool) {
 	versioned := strings.HasPrefix(rest, "/")
 	if versioned {
@@ -300,13 +301,13 @@ func secondAgent(rest string) (name string, listed bool) {
 	for _, join := range []string{"and/or", "and", "or", "&"} {
 		if len(w) >= len(join) && strings.EqualFold(w[:len(join)], join) && (len(w) == len(join) || strings.ContainsRune(" \t,;", rune(w[len(join)]))) {
 			name, _ := secondAgent(w[len(join):])
+			if versioned && !crawlerAfterVersion(name) {
+				return "", false
+			}
 			return name, true
 		}
 	}
-	if versioned && !listed {
-		return "", false
-	}
-	if w[0] == '*' {
+	if w[0] == '*' && !versioned {
 		return "*", listed
 	}
 	if i := strings.IndexAny(w, " \t,;|/("); i >= 0 {
@@ -315,13 +316,20 @@ func secondAgent(rest string) (name string, listed bool) {
 	switch {
 	case w == "", !('a' <= w[0]|0x20 && w[0]|0x20 <= 'z'), strings.Contains(w, ":"): // a comment, a dash, a URL
 		return "", false
-	case strings.Trim(w[1:], "0123456789.") == "" && (len(w) > 1 || !listed): // a version: v2, r1.5; not b of "a, b"
+	case strings.Trim(w[1:], "0123456789.") == "": // a version: v2, r1.5
+		return "", false
+	case versioned && !crawlerAfterVersion(w):
 		return "", false
 	case strings.EqualFold(w, "compatible"): // of a browser's string: Googlebot; compatible
 		return "", false
 	}
 	return w, listed
 }
+
+// crawlerAfterVersion reports whether w, after a crawler's version in a
+// user-agent, names a second crawler: a crawler's name, not a host's or
+// an address's.
+func crawlerAfterVersion(w string) bool { return crawlerName(w) && !strings.ContainsAny(w, ".@") }
 
 // crawlerName reports whether w reads as a crawler's name by itself: a
 // word holding bot, spider or crawler and more (CCBot, Baiduspider), not

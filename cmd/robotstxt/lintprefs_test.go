@@ -25,6 +25,7 @@ func TestLintUsage(t *testing.T) {
 		{"the last value counts", "User-agent: *\nContent-Usage: train-ai=maybe, train-ai=n\n", nil},
 		{"a refusal a later value replaces", "User-agent: *\nContent-Usage: train-ai=n, search=y, train-ai=y\n", []string{"2:usage-repeated"}},
 		{"a refusal given twice", "User-agent: *\nContent-Usage: train-ai=n, train-ai=n\n", nil},
+		{"a refusal given again last", "User-agent: *\nContent-Usage: train-ai=n, train-ai=y, train-ai=n\n", nil},
 		{"a later refusal", "User-agent: *\nContent-Usage: train-ai=y, train-ai=n\n", nil},
 		{"a refusal replaced by a label alone", "User-agent: *\nContent-Usage: train-ai=n, train-ai\n", []string{"2:usage-value", "2:usage-repeated"}},
 		{"outside the vocabulary", "User-agent: *\nContent-Usage: x-ai=n, x-ai=y, train-ai=n\n", []string{"2:usage-label"}},

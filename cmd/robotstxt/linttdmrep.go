@@ -24,7 +24,7 @@ const tdmrepPath = "/.well-known/tdmrep.json"
 // site as reserved. Its exit code is lintRobots': of a URL's site whose
 // robots.txt is unreachable, where crawlers ask for no page, the file is
 // not linted and it is exitDeferred.
-func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (report, int) {
+func lintTDMRep(name string, cfg fetchConfig, _ robotstxt.Mode, e env) (report, int) { // the mode is in cfg.opts
 	shown := withheld(name) // what the report names
 	r := report{File: shown, summary: "read as TDMRep"}
 	url, tr := name, http.RoundTripper(nil)
@@ -72,7 +72,12 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 				// fetch of the URL the command serves it at.
 				why = why[strings.LastIndex(why, served)+len(served):]
 			}
-			lt.addText(0, "", codeTDMRep, "%s, reading TDMRep, cannot read it (%s), so takes every page of the site as reserved (train-ai=n)", receipt.Agent, why)
+			who := "crawlers that read TDMRep cannot read it (%[2]s), so they take"
+			if strings.Contains(why, "robots.txt") {
+				// Its robots.txt group decides: the crawler's own.
+				who = "%[1]s, reading TDMRep, cannot read it (%[2]s), so takes"
+			}
+			lt.addText(0, "", codeTDMRep, who+" every page of the site as reserved (train-ai=n)", receipt.Agent, why)
 		}
 	}
 	if file != nil {

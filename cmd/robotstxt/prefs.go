@@ -496,7 +496,7 @@ func usageNotes(stmt string) []usageNote {
 		notes = append(notes, usageNote{codeUsageValue, written + " states no preference: only the Tokens y and n count"})
 	}
 	for _, l := range p.lost {
-		if slices.Contains(labels, l) {
+		if slices.Contains(labels, l) && p.value[l] != "n" { // n, y, n says n
 			notes = append(notes, usageNote{codeUsageRepeated, fmt.Sprintf("%s is given n, then %s: the last value of a label counts, and its refusal is lost",
 				l, cmp.Or(p.value[l], "again"))})
 		}
