@@ -34,6 +34,11 @@ const (
 // largeBody is the size from which bodies go to Zstandard (see above).
 const largeBody = 32 << 10
 
+// maxZstdRatio bounds how much a Zstandard frame can hold for each of its
+// bytes: a block of a run of one byte, its most, is 4 bytes (a 3-byte
+// header and the byte) for at most 128 KiB.
+const maxZstdRatio = 128 << 10 / 4
+
 var s2Dict = s2.MakeDict(bodyDict, []byte("User-agent: *"))
 
 // zstdEncoder is made on first use: it holds a table per CPU that a
@@ -109,9 +114,9 @@ var errDecompress = errors.New("robotstxt: compressed body unreadable")
 // decompress returns the body kept in z in a new slice, failing when it
 // does not decompress or would be longer than limit. Both codecs state
 // the size up front, so nothing larger is allocated, whoever wrote z; and
-// S2's is under largeBody, as compress writes it: a few bytes stating
-// more had each read allocate up to limit before failing. (A Zstandard
-// frame of a few bytes may hold that much: a run of one byte.)
+// no more than z can hold: S2's is under largeBody, as compress writes
+// it, and Zstandard's at most maxZstdRatio times z's length. A few bytes
+// stating more had each read allocate up to limit before failing.
 func decompress(z []byte, limit int64) ([]byte, error) {
 	if len(z) == 0 {
 		return nil, fmt.Errorf("%w: empty", errDecompress)
@@ -133,6 +138,9 @@ func decompress(z []byte, limit int64) ([]byte, error) {
 			return nil, fmt.Errorf("%w: not one segment of stated size", errDecompress)
 		}
 		size = h.FrameContentSize
+		if err == nil && size/maxZstdRatio >= uint64(len(z)) {
+			return nil, fmt.Errorf("%w: a Zstandard frame of %d bytes stating %d", errDecompress, len(z), size)
+		}
 	default:
 		return nil, fmt.Errorf("%w: codec %d", errDecompress, codec)
 	}

@@ -55,23 +55,31 @@ func TestCompressRejects(t *testing.T) {
 }
 
 // TestDecompressAllocatesWhatCompressWrites: an S2 block of a few bytes
-// stating a size of S2's no compress writes (largeBody or more) is
-// refused before anything of that size is allocated: a Store value of 70
-// bytes had each read allocate the limit, 48 MiB under a body limit of
-// 16 MiB, every 50 ms for a process waiting on a lease.
+// stating a size of S2's no compress writes (largeBody or more), or a
+// Zstandard frame stating more than its bytes can hold, is refused before
+// anything of that size is allocated: a Store value of 70 bytes had each
+// read allocate the limit, 48 MiB under a body limit of 16 MiB, every 50
+// ms for a process waiting on a lease.
 func TestDecompressAllocatesWhatCompressWrites(t *testing.T) {
 	const limit = 48 << 20
-	z := binary.AppendUvarint([]byte{codecS2}, limit)
-	z = append(z, 0, 1, 2)
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err := decompress(z, limit)
-	runtime.ReadMemStats(&after)
-	if !errors.Is(err, errDecompress) {
-		t.Fatalf("an S2 block stating %d bytes: %v", limit, err)
-	}
-	if n := after.TotalAlloc - before.TotalAlloc; n > largeBody {
-		t.Errorf("a %d-byte value allocated %d bytes before it failed; want under %d", len(z), n, largeBody)
+	s2 := binary.AppendUvarint([]byte{codecS2}, limit)
+	s2 = append(s2, 0, 1, 2)
+	// A Zstandard frame header stating limit bytes, one segment, then an
+	// empty last raw block: 13 bytes.
+	zstd := []byte{codecZstd, 0x28, 0xb5, 0x2f, 0xfd, 0xa0}
+	zstd = binary.LittleEndian.AppendUint32(zstd, limit)
+	zstd = append(zstd, 0x01, 0x00, 0x00)
+	for name, z := range map[string][]byte{"S2": s2, "Zstandard": zstd} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := decompress(z, limit)
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, errDecompress) {
+			t.Fatalf("%s stating %d bytes: %v", name, limit, err)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > largeBody {
+			t.Errorf("a %d-byte %s value allocated %d bytes before it failed; want under %d", len(z), name, n, largeBody)
+		}
 	}
 }
 

@@ -363,7 +363,7 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 		// A RoundTripper need not fill it in; what follows reads it.
 		resp.Request = req
 	}
-	if u := resp.Request.URL; u != nil && u.String() != req.URL.String() {
+	if u := resp.Request.URL; resp.Request != req && u != nil && u.String() != req.URL.String() {
 		// A RoundTripper below followed a redirect itself (an http.Client
 		// used as one): its hops were not checked, and the answer may be
 		// another site's page.

@@ -75,6 +75,12 @@ func opaque(rt http.RoundTripper) bool {
 	})
 }
 
+// isDefault reports whether rt is http.DefaultTransport, as it is now.
+func isDefault(rt http.RoundTripper) bool {
+	t := reflect.TypeOf(rt)
+	return t != nil && t.Comparable() && rt == http.DefaultTransport
+}
+
 // botauthPath is the import path of package botauth.
 const botauthPath = "github.com/robotsgate/robotstxt/botauth"
 

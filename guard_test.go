@@ -574,14 +574,21 @@ func TestTransportSignedPagesNeedSignedRobots(t *testing.T) {
 func TestSignedPagesNeedSignedRobotsUnderAWrappedDefault(t *testing.T) {
 	defer func(dt http.RoundTripper) { http.DefaultTransport = dt }(http.DefaultTransport)
 	http.DefaultTransport = struct{ http.RoundTripper }{http.DefaultTransport}
-	c := NewClient(WithUserAgent(testUA))
-	t.Cleanup(func() { _ = c.Close() })
-	defer func() {
-		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "sign the pages") {
-			t.Errorf("recovered %v; want a panic saying the pages would be signed and robots.txt not", r)
-		}
-	}()
-	NewTransport(c, botauth.NewTransport(nil, testSigner(t)))
+	for name, c := range map[string]*Client{
+		"given none":       NewClient(WithUserAgent(testUA)),
+		"given it":         NewClient(WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: http.DefaultTransport})),
+		"given it wrapped": NewClient(WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: unwrapper{http.DefaultTransport}})),
+	} {
+		t.Cleanup(func() { _ = c.Close() })
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "sign the pages") {
+					t.Errorf("%s: recovered %v; want a panic saying the pages would be signed and robots.txt not", name, r)
+				}
+			}()
+			NewTransport(c, botauth.NewTransport(nil, testSigner(t)))
+		}()
+	}
 }
 
 // TestCloseWithAStubDefaultTransport: Close compares the RoundTrippers of

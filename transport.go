@@ -160,9 +160,9 @@ type Transport struct {
 // fetched unsigned while the pages are signed (a site refusing unsigned
 // crawlers with a 403 would read as allowing everything), when next is
 // or wraps botauth's signing transport and c's HTTP client neither is
-// nor wraps one (nor has a RoundTripper of its own, not
-// http.DefaultTransport, that wraps one it cannot see into, which may
-// sign); and too if c is nil or not made by NewClient. A RoundTripper wraps the one it sends
+// nor wraps one (nor one it cannot see into, which may sign, but
+// http.DefaultTransport, which a signer given no next sends through);
+// and too if c is nil or not made by NewClient. A RoundTripper wraps the one it sends
 // through if it is a Transport or botauth's signing transport, or if it
 // has a method Unwrap() http.RoundTripper that returns it: a wrapper of
 // another module should have one, or these checks cannot see the guard
@@ -176,9 +176,9 @@ func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *T
 			"but not c's robots.txt fetches, which go through c's own HTTP client: make both with " +
 			"NewClientTransport(next, clientOpts), or give c a guard with WithHTTPClient(&http.Client{Transport: next})")
 	}
-	if own := c.fetcher.hc.Transport; isSigner(next) && !isSigner(own) && (own == nil || !opaque(own)) {
-		// A wrapper of http.DefaultTransport, which a signer given no
-		// next sends through too, is no signer.
+	if own := c.fetcher.hc.Transport; isSigner(next) && !isSigner(own) && (!opaque(own) || wraps(own, isDefault)) {
+		// http.DefaultTransport, which a signer given no next sends
+		// through too, is no signer, whatever wraps it.
 		panic("robotstxt: NewTransport(c, next) would sign the pages (next is or wraps botauth's transport) " +
 			"but not c's robots.txt fetches, whose 403 to an unsigned crawler would read as allow-all: make both with " +
 			"NewClientTransport(next, clientOpts), or sign c's with WithHTTPClient(&http.Client{Transport: next})")
@@ -462,7 +462,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.Request == nil {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
 	}
-	if u := resp.Request.URL; u != nil && u.String() != out.String() && u.String() != asked.String() {
+	if u := resp.Request.URL; resp.Request != req && u != nil && u.String() != out.String() && u.String() != asked.String() {
 		// A RoundTripper below followed a redirect itself (an http.Client
 		// used as one): where it led was neither checked nor paced.
 		if resp.Body != nil {

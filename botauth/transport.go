@@ -68,13 +68,13 @@ func NewTransport(next http.RoundTripper, s *Signer) http.RoundTripper {
 		panic("botauth: NewTransport with a nil Signer")
 	}
 	s.mustBeMade()
+	if next == nil {
+		next = http.DefaultTransport
+	}
 	if robotsTransport(next) {
 		panic("botauth: NewTransport(next, s) above a robotstxt.Transport would sign pages, " +
 			"sent expired after their pacing turn, and not its Client's robots.txt fetches: " +
 			"give it to robotstxt.NewClientTransport as its next instead")
-	}
-	if next == nil {
-		next = http.DefaultTransport
 	}
 	return &transport{next: next, s: s}
 }
@@ -127,8 +127,19 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	resp, err := t.next.RoundTrip(signed)
+	var left string
+	if resp != nil && resp.Request != nil && resp.Request != signed { // http.Transport gives the request sent
+		left = leftWith(resp.Request, signed)
+	}
 	switch {
 	case resp == nil:
+	case left != "":
+		// A RoundTripper below followed a redirect to another server
+		// with this signature (an http.Client copies a request's header
+		// onto each hop), which that server may replay to this site
+		// until it expires: no answer, so that the crawler learns.
+		resp.Body.Close()
+		return nil, fmt.Errorf("%w: to %s, with the signature made for %s", errSignatureLeft, left, signed.URL.Host)
 	case resp.Request == nil || resp.Request.URL == nil || req.URL == nil || resp.Request.URL.String() == req.URL.String():
 		// The caller's request, as http.Transport gives it (keptHost reads
 		// it on the next hop), not the signed copy or a copy of it that a
@@ -136,15 +147,6 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// resp.Request, as colly does, would keep a signature it could
 		// replay.
 		resp.Request = req
-	case resp.Request.Header.Get("Signature") == signed.Header.Get("Signature") &&
-		target.Authority(resp.Request.URL.Scheme, resp.Request.URL.Host) != target.Authority(signed.URL.Scheme, signed.URL.Host):
-		// A RoundTripper below followed a redirect to another server
-		// with this signature (an http.Client copies a request's header
-		// onto each hop), which that server may replay to this site
-		// until it expires: no answer, so that the crawler learns.
-		resp.Body.Close()
-		return nil, fmt.Errorf("%w: to %s, with the signature made for %s", errSignatureLeft,
-			target.Authority(resp.Request.URL.Scheme, resp.Request.URL.Host), target.Authority(signed.URL.Scheme, signed.URL.Host))
 	default:
 		// Another request's, as of a RoundTripper below that follows
 		// redirects itself: kept, without the signature, nor the hops
@@ -261,6 +263,31 @@ func sameServer(host string, u *url.URL) bool {
 	a := target.Authority(u.Scheme, host)
 	return a != "" && a == target.Authority(u.Scheme, u.Host)
 }
+
+// leftWith returns the host of a server other than signed's that a hop
+// before or at last, which a RoundTripper below followed itself, sent
+// signed's signature to, or "": the hops are last's, and each before it
+// (the Request of its Response), as an http.Client chains them. A
+// server is its authority as Sign writes it: http and https of one
+// host are one.
+func leftWith(last, signed *http.Request) string {
+	sig := signed.Header.Get("Signature")
+	own, _ := authority(signed.URL.Host, signed.URL.Scheme)
+	for hop, n := last, 0; hop != nil && hop.URL != nil && n < maxHops; n++ {
+		if auth, _ := authority(hop.URL.Host, hop.URL.Scheme); hop.Header.Get("Signature") == sig && auth != own {
+			return hop.URL.Host
+		}
+		if hop.Response == nil {
+			break
+		}
+		hop = hop.Response.Request
+	}
+	return ""
+}
+
+// maxHops bounds the hops leftWith reads back: an http.Client follows at
+// most 10 by default.
+const maxHops = 64
 
 // robotsTransport reports whether rt is or wraps (by an Unwrap method) a
 // robotstxt.Transport, told by its type: robotstxt's tests import this

@@ -736,13 +736,55 @@ func TestTransportSignatureLeftBelow(t *testing.T) {
 	}
 }
 
+// TestTransportSignatureLeftOnAnyHop: of the hops a RoundTripper below
+// followed, one that carried the signature to another server, the last
+// or one before it (away and back), is a leak; one to the same host by
+// another scheme, whose authority the signature names too, is not.
+func TestTransportSignatureLeftOnAnyHop(t *testing.T) {
+	s := newTestSigner(t)
+	hop := func(before *http.Request, to string) *http.Request {
+		r := before.Clone(before.Context())
+		r.URL, _ = url.Parse(to)
+		r.Host = ""
+		r.Response = &http.Response{StatusCode: http.StatusFound, Request: before}
+		return r
+	}
+	for _, tc := range []struct {
+		name string
+		hops []string
+		left bool
+	}{
+		{"to https of the same host", []string{"https://www.example.com/final"}, false},
+		{"to another host", []string{"https://cdn.example.net/final"}, true},
+		{"away and back", []string{"https://cdn.example.net/x", "http://www.example.com/final"}, true},
+		{"to another port", []string{"http://www.example.com:8080/final"}, true},
+	} {
+		following := NewTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			last := r
+			for _, to := range tc.hops {
+				last = hop(last, to)
+			}
+			return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: last}, nil
+		}), s)
+		req, _ := http.NewRequest(http.MethodGet, "http://www.example.com/start", nil)
+		resp, err := following.RoundTrip(req)
+		if got := errors.Is(err, errSignatureLeft); got != tc.left || !tc.left && (err != nil || resp == nil) {
+			t.Errorf("%s: %v, %v; want the signature's leaving said: %v", tc.name, resp, err, tc.left)
+		}
+	}
+}
+
 // TestNewTransportAboveARobotsTransport: a signer above a robotstxt
 // Transport, however wrapped, signs pages that wait for their pacing
 // turn, and not the robots.txt its Client fetches: NewTransport panics.
 func TestNewTransportAboveARobotsTransport(t *testing.T) {
 	c, tr := robotstxt.NewClientTransport(nil, nil)
 	defer c.Close()
-	for name, next := range map[string]http.RoundTripper{"a Transport": tr, "a wrapped Transport": unwrapping{tr}} {
+	defer func(dt http.RoundTripper) { http.DefaultTransport = dt }(http.DefaultTransport)
+	for name, next := range map[string]http.RoundTripper{"a Transport": tr, "a wrapped Transport": unwrapping{tr}, "nil, the default a Transport": nil} {
+		if next == nil {
+			http.DefaultTransport = tr
+		}
 		func() {
 			defer func() {
 				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "NewClientTransport") {

@@ -242,10 +242,10 @@ func TestUndoPanicDoesNotEndProcess(t *testing.T) {
 		}
 		mode.Store(2) // the hook panics on the next command, the undo's retry
 		deadline := time.Now().Add(retryAfter + 2*time.Second)
-		for (!strings.Contains(out.String(), "giving back panicked") || len(s.releases) != 0) && time.Now().Before(deadline) {
+		for (!strings.Contains(out.String(), "sending again panicked") || len(s.releases) != 0) && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
-		if !strings.Contains(out.String(), "giving back panicked") {
+		if !strings.Contains(out.String(), "sending again panicked") {
 			t.Fatalf("the undo's panic was not logged; log:\n%s", out.String())
 		}
 		if len(s.releases) != 0 {

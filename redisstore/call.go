@@ -171,17 +171,17 @@ const maxUndos = 64
 // try reports it done, for at most within; a closed client ends it. A
 // try that fails reloads a cluster's slot map. At most maxUndos of a
 // kind, which holds a slot in slots while under way, are; past them,
-// none is sent. what names it in the log.
+// none is sent. what names it in the log, and what its loss costs.
 func (s *Store) undo(slots chan struct{}, what string, within time.Duration, try func(ctx context.Context) (done bool, err error)) {
 	select {
 	case slots <- struct{}{}:
 	default:
-		s.log.Log(context.Background(), slog.LevelWarn, "too many to give back at once; it ends by itself", "what", what)
+		s.log.Log(context.Background(), slog.LevelWarn, "too many to send again at once; dropped", "what", what)
 		return
 	}
 	go func() {
 		defer func() { <-slots }()
-		defer logPanic(s.log, "giving back panicked; it ends by itself", "what", what)
+		defer logPanic(s.log, "sending again panicked; given up", "what", what)
 		giveUp := time.Now().Add(within)
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)
@@ -195,7 +195,7 @@ func (s *Store) undo(slots chan struct{}, what string, within time.Duration, try
 			}
 			if errors.Is(err, redis.ErrClosed) || !time.Now().Add(retryAfter).Before(giveUp) {
 				if err != nil {
-					s.log.Log(context.Background(), slog.LevelWarn, "giving back failed; it ends by itself", "what", what, "err", err)
+					s.log.Log(context.Background(), slog.LevelWarn, "sending again failed; given up", "what", what, "err", err)
 				}
 				return
 			}

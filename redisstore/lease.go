@@ -66,7 +66,7 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 		// sent until one deletes the lease, for ttl: a script held back
 		// longer (a connection stalled past it) still takes a lease that
 		// lasts its ttl.
-		s.undo(s.releases, "a lease a failed call may have taken", ttl, func(ctx context.Context) (bool, error) {
+		s.undo(s.releases, "a lease a failed call may have taken, which ends with its TTL", ttl, func(ctx context.Context) (bool, error) {
 			n, err := releaseScript.Eval(ctx, s.rdb, []string{k}, token).Int64()
 			return n == 1, err
 		})
@@ -87,7 +87,7 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 			// Sent again until Redis answers (restarted, or a replica
 			// promoted, with the lease kept), for at most its TTL.
 			s.log.Log(ctx, slog.LevelWarn, "releasing a robots.txt fetch lease failed; sending it again until Redis answers or it expires", "err", err)
-			s.undo(s.releases, "a robots.txt fetch lease", ttl, func(ctx context.Context) (bool, error) {
+			s.undo(s.releases, "a robots.txt fetch lease, which ends with its TTL", ttl, func(ctx context.Context) (bool, error) {
 				err := releaseScript.Eval(ctx, s.rdb, []string{k}, token).Err()
 				return err == nil, err
 			})

