@@ -245,6 +245,16 @@ var errCutAnswer = errors.New("the server's answer was cut")
 // through the Client, to be checked and paced.
 var errFollowedBelow = errors.New("a RoundTripper below followed a redirect")
 
+// followedBelow reports whether resp, the answer to req, answers a
+// redirect a RoundTripper below followed itself (an http.Client used as
+// one): its request is a hop net/http made of a response that req did
+// not come with. A RoundTripper that sends a copy of req to another
+// address (a pinned one, a pool's) follows none.
+func followedBelow(resp *http.Response, req *http.Request) bool {
+	hop := resp.Request
+	return hop != nil && hop != req && hop.Response != nil && hop.Response != req.Response
+}
+
 // errAnswer is wrapped when a server began to answer but its answer could
 // not be read (by net/http, or its body by the Client): no failure to
 // reach it, which WithErrorPolicy maps.
@@ -363,12 +373,11 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 		// A RoundTripper need not fill it in; what follows reads it.
 		resp.Request = req
 	}
-	if u := resp.Request.URL; resp.Request != req && u != nil && u.String() != req.URL.String() {
-		// A RoundTripper below followed a redirect itself (an http.Client
-		// used as one): its hops were not checked, and the answer may be
-		// another site's page.
+	if followedBelow(resp, req) {
+		// Its hops were not checked, and the answer may be another
+		// site's page.
 		_ = resp.Body.Close()
-		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w to %s", capQuote(target), errRedirects, errFollowedBelow, capQuote(u.String()))
+		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w to %s", capQuote(target), errRedirects, errFollowedBelow, capQuote(resp.Request.URL.String()))
 	}
 	// The request's context does not bound every body (an unsolicited 101
 	// gives the raw connection): close it when the fetch ends. The turn

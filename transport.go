@@ -462,14 +462,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.Request == nil {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
 	}
-	if u := resp.Request.URL; resp.Request != req && u != nil && u.String() != out.String() && u.String() != asked.String() {
-		// A RoundTripper below followed a redirect itself (an http.Client
-		// used as one): where it led was neither checked nor paced.
+	if followedBelow(resp, req) {
+		// Where it led was neither checked nor paced.
 		if resp.Body != nil {
 			_ = resp.Body.Close()
 		}
 		return nil, fmt.Errorf("robotstxt: %s: %w to %s, which the Transport did not check",
-			capQuote(asked.String()), errFollowedBelow, capQuote(u.String()))
+			capQuote(asked.String()), errFollowedBelow, capQuote(resp.Request.URL.String()))
 	}
 	showAsked(resp, asked, out)
 	under.answered.Store(resp.Request) // what Receipt and Usage read; no other request of its context

@@ -1149,4 +1149,21 @@ func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
 			t.Errorf("%s: c.test's robots.txt followed below to b.test/secret: %+v, %v; want deferred", name, d, err)
 		}
 	}
+	// A RoundTripper below that sends a copy of each request to another
+	// address, its Host kept (a pinned address, one pool for every host),
+	// follows no redirect: its answers are read.
+	pooled := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		c := r.Clone(r.Context())
+		c.Host, c.URL.Host = r.URL.Host, w.plain.Listener.Addr().String()
+		return tr.RoundTrip(c)
+	})
+	c2, rt := NewClientTransport(pooled, []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c2.Close() })
+	if body, err := get(context.Background(), &http.Client{Transport: rt}, "http://a.test/private/page"); !errors.Is(err, ErrDisallowed) {
+		t.Errorf("through a pool of one address: a.test/private/page: %q, %v; want ErrDisallowed, a.test's robots.txt read", body, err)
+	}
+	w.on("a.test/open", serve(200, "open"))
+	if body, err := get(context.Background(), &http.Client{Transport: rt}, "http://a.test/open"); err != nil || body != "open" {
+		t.Errorf("through a pool of one address: a.test/open: %q, %v; want its page", body, err)
+	}
 }

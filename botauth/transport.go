@@ -273,12 +273,12 @@ func sameServer(host string, u *url.URL) bool {
 func leftWith(last, signed *http.Request) string {
 	sig := signed.Header.Get("Signature")
 	own, _ := authority(signed.URL.Host, signed.URL.Scheme)
-	for hop, n := last, 0; hop != nil && hop.URL != nil && n < maxHops; n++ {
+	// A hop is a request net/http made of a response signed did not come
+	// with; a copy of signed sent to another address (a pinned one, a
+	// pool's) is none.
+	for hop, n := last, 0; hop != nil && hop.URL != nil && hop.Response != nil && hop.Response != signed.Response && n < maxHops; n++ {
 		if auth, _ := authority(hop.URL.Host, hop.URL.Scheme); hop.Header.Get("Signature") == sig && auth != own {
 			return hop.URL.Host
-		}
-		if hop.Response == nil {
-			break
 		}
 		hop = hop.Response.Request
 	}

@@ -772,6 +772,17 @@ func TestTransportSignatureLeftOnAnyHop(t *testing.T) {
 			t.Errorf("%s: %v, %v; want the signature's leaving said: %v", tc.name, resp, err, tc.left)
 		}
 	}
+	// A copy of the request sent to another address, its Host kept (a
+	// pinned address, a pool's), is no hop.
+	pooled := NewTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		c := r.Clone(r.Context())
+		c.Host, c.URL.Host = r.URL.Host, "10.0.0.2:8080"
+		return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: c}, nil
+	}), s)
+	req, _ := http.NewRequest(http.MethodGet, "http://www.example.com/start", nil)
+	if _, err := pooled.RoundTrip(req); err != nil {
+		t.Errorf("a copy sent to another address: %v; want its answer", err)
+	}
 }
 
 // TestNewTransportAboveARobotsTransport: a signer above a robotstxt
