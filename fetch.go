@@ -377,7 +377,7 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 		// Its hops were not checked, and the answer may be another
 		// site's page.
 		_ = resp.Body.Close()
-		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w to %s", capQuote(target), errRedirects, errFollowedBelow, capQuote(resp.Request.URL.String()))
+		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w to %s", capQuote(target), errRedirects, errFollowedBelow, capQuote(resp.Request.URL.Redacted()))
 	}
 	// The request's context does not bound every body (an unsolicited 101
 	// gives the raw connection): close it when the fetch ends. The turn

@@ -75,10 +75,12 @@ func opaque(rt http.RoundTripper) bool {
 	})
 }
 
-// isDefault reports whether rt is http.DefaultTransport, as it is now.
+// isDefault reports whether rt is http.DefaultTransport, as it is now,
+// compared only when that cannot panic (a func-typed RoundTripper within
+// a wrapper does not compare).
 func isDefault(rt http.RoundTripper) bool {
-	t := reflect.TypeOf(rt)
-	return t != nil && t.Comparable() && rt == http.DefaultTransport
+	v := reflect.ValueOf(rt)
+	return v.IsValid() && v.Comparable() && rt == http.DefaultTransport
 }
 
 // botauthPath is the import path of package botauth.

@@ -463,12 +463,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
 	}
 	if followedBelow(resp, req) {
-		// Where it led was neither checked nor paced.
+		// Where it led was neither checked nor paced; nor is the turn
+		// held for a Retry-After of another site's.
 		if resp.Body != nil {
 			_ = resp.Body.Close()
 		}
+		to := resp.Request.URL.Redacted()
+		resp = nil
 		return nil, fmt.Errorf("robotstxt: %s: %w to %s, which the Transport did not check",
-			capQuote(asked.String()), errFollowedBelow, capQuote(resp.Request.URL.String()))
+			capQuote(asked.Redacted()), errFollowedBelow, capQuote(to))
 	}
 	showAsked(resp, asked, out)
 	under.answered.Store(resp.Request) // what Receipt and Usage read; no other request of its context

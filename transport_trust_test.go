@@ -1130,12 +1130,21 @@ func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
 	w.on("b.test/robots.txt", serve(200, "User-agent: *\nDisallow: /\n"))
 	w.on("b.test/land", serve(200, "land"))
 	w.on("c.test/robots.txt", redirectTo("http://b.test/secret"))
+	var looped atomic.Bool // a.test/loop goes away to b.test and back, then answers
+	w.on("a.test/loop", func(rw http.ResponseWriter, r *http.Request) {
+		if !looped.Swap(true) {
+			redirectTo("http://b.test/away")(rw, r)
+			return
+		}
+		serve(200, "back")(rw, r)
+	})
+	w.on("b.test/away", redirectTo("http://a.test/loop"))
 	w.on("b.test/secret", serve(200, "User-agent: *\nAllow: /\n"))
 	tr := w.transport(t)
 	below := followingBelow{&http.Client{Transport: tr}}
 	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}), WithUserAgent(testUA))
 	hc := &http.Client{Transport: NewTransport(c, below)}
-	for _, u := range []string{"http://a.test/same", "http://a.test/cross"} {
+	for _, u := range []string{"http://a.test/same", "http://a.test/cross", "http://a.test/loop"} {
 		if _, err := get(context.Background(), hc, u); !errors.Is(err, errFollowedBelow) {
 			t.Errorf("%s, followed below: %v; want the Transport to refuse the answer", u, err)
 		}

@@ -139,7 +139,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// onto each hop), which that server may replay to this site
 		// until it expires: no answer, so that the crawler learns.
 		resp.Body.Close()
-		return nil, fmt.Errorf("%w: to %s, with the signature made for %s", errSignatureLeft, left, signed.URL.Host)
+		return nil, fmt.Errorf("%w: to %s, with the signature made for %s", errSignatureLeft, left, cmp.Or(signed.Host, signed.URL.Host))
 	case resp.Request == nil || resp.Request.URL == nil || req.URL == nil || resp.Request.URL.String() == req.URL.String():
 		// The caller's request, as http.Transport gives it (keptHost reads
 		// it on the next hop), not the signed copy or a copy of it that a
@@ -272,12 +272,14 @@ func sameServer(host string, u *url.URL) bool {
 // host are one.
 func leftWith(last, signed *http.Request) string {
 	sig := signed.Header.Get("Signature")
-	own, _ := authority(signed.URL.Host, signed.URL.Scheme)
+	own, _ := authority(cmp.Or(signed.Host, signed.URL.Host), signed.URL.Scheme) // as Sign wrote it
 	// A hop is a request net/http made of a response signed did not come
 	// with; a copy of signed sent to another address (a pinned one, a
 	// pool's) is none.
 	for hop, n := last, 0; hop != nil && hop.URL != nil && hop.Response != nil && hop.Response != signed.Response && n < maxHops; n++ {
-		if auth, _ := authority(hop.URL.Host, hop.URL.Scheme); hop.Header.Get("Signature") == sig && auth != own {
+		// To the address signed went to (a pinned one), or to the site
+		// it names, a hop goes to the site the signature is for.
+		if auth, _ := authority(hop.URL.Host, hop.URL.Scheme); hop.Header.Get("Signature") == sig && auth != own && hop.URL.Host != signed.URL.Host {
 			return hop.URL.Host
 		}
 		hop = hop.Response.Request

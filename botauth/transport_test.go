@@ -772,6 +772,19 @@ func TestTransportSignatureLeftOnAnyHop(t *testing.T) {
 			t.Errorf("%s: %v, %v; want the signature's leaving said: %v", tc.name, resp, err, tc.left)
 		}
 	}
+	// A pinned address's redirect within its site, its Host kept, goes
+	// to the site the signature is for.
+	pinned := NewTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		h := r.Clone(r.Context())
+		h.URL, _ = url.Parse("http://10.0.0.2/next")
+		h.Response = &http.Response{StatusCode: http.StatusFound, Request: r}
+		return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: h}, nil
+	}), s)
+	req0, _ := http.NewRequest(http.MethodGet, "http://10.0.0.2/start", nil)
+	req0.Host = "www.example.com"
+	if _, err := pinned.RoundTrip(req0); err != nil {
+		t.Errorf("a pinned address's redirect within its site: %v; want its answer", err)
+	}
 	// A copy of the request sent to another address, its Host kept (a
 	// pinned address, a pool's), is no hop.
 	pooled := NewTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {

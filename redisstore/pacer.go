@@ -294,7 +294,7 @@ func (s *Store) Done(ctx context.Context, authority string, id uint64, interval,
 	})
 	if err != nil {
 		err = fmt.Errorf("redisstore: pace done %s: %w", k, err)
-		s.log.Log(ctx, slog.LevelWarn, "ending a paced turn failed; sending it again until Redis answers or its lease runs out", "err", err)
+		s.log.Log(ctx, slog.LevelWarn, "ending a paced turn failed; sending it again until Redis answers or its lease, or hold, runs out", "err", err)
 		slots, what, within := s.voids, "a paced turn's end, which comes with its lease", pacing.TurnTimeout
 		if hold > 0 {
 			// The site's word on when to come back outlives the turn's

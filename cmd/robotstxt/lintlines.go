@@ -285,9 +285,11 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 // (" 2.1", " v2", " (compatible)", " +http://…", " http://…") names
 // none. listed says it follows ',', ';', '|' or a word that joins two
 // names (and, or, and/or, &), which is passed over: a list of crawlers.
-// After the token's own version ("/1.0, CCBot/1.0") only a crawler's
-// name, not a host's, is a second crawler: "BSpider/1.0
-// libwww-perl/0.40", "Slurp/si; slurp@inktomi.com" are one's User-Agent.
+// After the token's own version, a name after ',' or '|' ("/1.0,
+// Google-Extended"), or a crawler's after a blank, ';' or a joining word
+// ("/1.0 CCBot/1.0"), is a second crawler, not a host's: "BSpider/1.0
+// libwww-perl/0.40", "facebookexternalhit/1.1;line-poker/1.0" are one's
+// User-Agent. An address (spider-feedback@bytedance.com) names none.
 func secondAgent(rest string) (name string, listed bool) {
 	versioned := strings.HasPrefix(rest, "/")
 	if versioned {
@@ -297,17 +299,18 @@ func secondAgent(rest string) (name string, listed bool) {
 	if len(w) == len(rest) || w == "" {
 		return "", false
 	}
-	listed = strings.ContainsAny(rest[:len(rest)-len(w)], ",;|")
+	sep := rest[:len(rest)-len(w)]
+	listed = strings.ContainsAny(sep, ",;|")
 	for _, join := range []string{"and/or", "and", "or", "&"} {
 		if len(w) >= len(join) && strings.EqualFold(w[:len(join)], join) && (len(w) == len(join) || strings.ContainsRune(" \t,;", rune(w[len(join)]))) {
 			name, _ := secondAgent(w[len(join):])
-			if versioned && !crawlerAfterVersion(name) {
+			if versioned && !crawlerAfterVersion(name, false) { // "Googlebot/2.1 and above"
 				return "", false
 			}
 			return name, true
 		}
 	}
-	if w[0] == '*' && !versioned {
+	if w[0] == '*' && (!versioned || strings.ContainsAny(sep, ",|")) {
 		return "*", listed
 	}
 	if i := strings.IndexAny(w, " \t,;|/("); i >= 0 {
@@ -318,7 +321,7 @@ func secondAgent(rest string) (name string, listed bool) {
 		return "", false
 	case strings.Trim(w[1:], "0123456789.") == "": // a version: v2, r1.5
 		return "", false
-	case versioned && !crawlerAfterVersion(w):
+	case strings.Contains(w, "@"), versioned && !crawlerAfterVersion(w, strings.ContainsAny(sep, ",|")):
 		return "", false
 	case strings.EqualFold(w, "compatible"): // of a browser's string: Googlebot; compatible
 		return "", false
@@ -327,9 +330,11 @@ func secondAgent(rest string) (name string, listed bool) {
 }
 
 // crawlerAfterVersion reports whether w, after a crawler's version in a
-// user-agent, names a second crawler: a crawler's name, not a host's or
-// an address's.
-func crawlerAfterVersion(w string) bool { return crawlerName(w) && !strings.ContainsAny(w, ".@") }
+// user-agent, names a second crawler: not a host or an address, and in
+// a list (listed), or a crawler's name.
+func crawlerAfterVersion(w string, listed bool) bool {
+	return !strings.ContainsAny(w, ".@") && (listed || crawlerName(w))
+}
 
 // crawlerName reports whether w reads as a crawler's name by itself: a
 // word holding bot, spider or crawler and more (CCBot, Baiduspider), not

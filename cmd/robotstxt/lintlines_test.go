@@ -106,12 +106,16 @@ func TestTwoAgentsNamesTheSecond(t *testing.T) {
 		"GPTBot and, CCBot":      "CCBot",
 		"GPTBot and/or CCBot":    "CCBot",
 		// cli86: after a version, in a '|' list.
-		"GPTBot/1.0, CCBot/1.0":      "CCBot",
-		"Googlebot/2.1, Bingbot/2.0": "Bingbot",
-		"GPTBot/1.0 and CCBot/1.0":   "CCBot",
-		"GPTBot/1.0 CCBot/1.0":       "CCBot",
-		"GPTBot | CCBot":             "CCBot",
-		"GPTBot|CCBot":               "CCBot",
+		"GPTBot/1.0, CCBot/1.0":       "CCBot",
+		"Googlebot/2.1, Bingbot/2.0":  "Bingbot",
+		"GPTBot/1.0 and CCBot/1.0":    "CCBot",
+		"GPTBot/1.0 CCBot/1.0":        "CCBot",
+		"GPTBot | CCBot":              "CCBot",
+		"GPTBot|CCBot":                "CCBot",
+		"GPTBot/1.0, Google-Extended": "Google-Extended",
+		"GPTBot/1.0, ChatGPT-User":    "ChatGPT-User",
+		"GPTBot/1.0 | anthropic-ai":   "anthropic-ai",
+		"GPTBot/1.0; CCBot/1.0":       "CCBot",
 	} {
 		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n")
 		if len(fs) == 0 || fs[0].Code != codeTwoAgents || !strings.Contains(fs[0].Message, ": "+second+" gets no group") {
@@ -120,7 +124,7 @@ func TestTwoAgentsNamesTheSecond(t *testing.T) {
 	}
 	for _, value := range []string{"Googlebot and", "BSpider/1.0 libwww-perl/0.40", "Googlebot/2.1 (+http://www.google.com/bot.html)", "a b",
 		"facebookexternalhit/1.1;line-poker/1.0", "Slurp/si; slurp@inktomi.com", "ExampleBot/1.0; www.example.com/bot",
-		"Googlebot/2.1 and above", "Expanse, a Palo Alto Networks company", "Mozilla/5.0(compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)"} {
+		"Googlebot/2.1 and above", "Expanse, a Palo Alto Networks company", "Bytespider; spider-feedback@bytedance.com", "Mozilla/5.0(compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)"} {
 		// A trailing conjunction, one crawler's User-Agent, words after
 		// its version or a list mark that name no crawler: no second.
 		if fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n"); len(fs) == 0 || fs[0].Code == codeTwoAgents {
