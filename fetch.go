@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -248,12 +249,30 @@ var errFollowedBelow = errors.New("a RoundTripper below followed a redirect")
 // followedBelow reports whether resp, the answer to req, answers a
 // redirect a RoundTripper below followed itself (an http.Client used as
 // one): its request is a hop net/http made of a response that req did
-// not come with. A RoundTripper that sends a copy of req to another
-// address (a pinned one, a pool's) follows none.
+// not come with, or asks another target or Host than req (a hop whose
+// Response a RoundTripper cleared, as botauth's does). A RoundTripper
+// that sends a copy of req to another address (a pinned one, a pool's),
+// its target and Host kept, follows none.
 func followedBelow(resp *http.Response, req *http.Request) bool {
 	hop := resp.Request
-	return hop != nil && hop != req && hop.Response != nil && hop.Response != req.Response
+	if hop == nil || hop == req || hop.URL == nil || req.URL == nil {
+		return false
+	}
+	return hop.Response != nil && hop.Response != req.Response ||
+		hop.URL.RequestURI() != req.URL.RequestURI() || !strings.EqualFold(cmp.Or(hop.Host, hop.URL.Host), cmp.Or(req.Host, req.URL.Host))
 }
+
+// withoutUser returns u as a string, without its userinfo: an error or a
+// Store holds no credential.
+func withoutUser(u *url.URL) string {
+	c := *u
+	c.User = nil
+	return c.String()
+}
+
+// sameHost reports whether a and b name the same host, whatever their
+// scheme or port: a Retry-After one sends holds the other's site.
+func sameHost(a, b *url.URL) bool { return strings.EqualFold(a.Hostname(), b.Hostname()) }
 
 // errAnswer is wrapped when a server began to answer but its answer could
 // not be read (by net/http, or its body by the Client): no failure to
@@ -375,9 +394,13 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	}
 	if followedBelow(resp, req) {
 		// Its hops were not checked, and the answer may be another
-		// site's page.
+		// site's page, whose Retry-After holds no turn of this one's.
 		_ = resp.Body.Close()
-		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w to %s", capQuote(target), errRedirects, errFollowedBelow, capQuote(resp.Request.URL.Redacted()))
+		to := resp.Request.URL
+		if !sameHost(to, req.URL) {
+			resp = nil
+		}
+		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w to %s", capQuote(target), errRedirects, errFollowedBelow, capQuote(withoutUser(to)))
 	}
 	// The request's context does not bound every body (an unsolicited 101
 	// gives the raw connection): close it when the fetch ends. The turn

@@ -76,11 +76,17 @@ func opaque(rt http.RoundTripper) bool {
 }
 
 // isDefault reports whether rt is http.DefaultTransport, as it is now,
-// compared only when that cannot panic (a func-typed RoundTripper within
-// a wrapper does not compare).
+// compared only when that cannot panic: a func by its code, a value that
+// does not compare (a wrapper of a func) not at all.
 func isDefault(rt http.RoundTripper) bool {
-	v := reflect.ValueOf(rt)
-	return v.IsValid() && v.Comparable() && rt == http.DefaultTransport
+	v, d := reflect.ValueOf(rt), reflect.ValueOf(http.DefaultTransport)
+	switch {
+	case !v.IsValid() || !d.IsValid() || v.Type() != d.Type():
+		return false
+	case v.Kind() == reflect.Func:
+		return v.Pointer() == d.Pointer()
+	}
+	return v.Comparable() && rt == http.DefaultTransport
 }
 
 // botauthPath is the import path of package botauth.

@@ -468,10 +468,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if resp.Body != nil {
 			_ = resp.Body.Close()
 		}
-		to := resp.Request.URL.Redacted()
-		resp = nil
+		to := resp.Request.URL
+		if !sameHost(to, req.URL) {
+			resp = nil
+		}
 		return nil, fmt.Errorf("robotstxt: %s: %w to %s, which the Transport did not check",
-			capQuote(asked.Redacted()), errFollowedBelow, capQuote(to))
+			capQuote(withoutUser(asked)), errFollowedBelow, capQuote(withoutUser(to)))
 	}
 	showAsked(resp, asked, out)
 	under.answered.Store(resp.Request) // what Receipt and Usage read; no other request of its context

@@ -1158,6 +1158,43 @@ func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
 			t.Errorf("%s: c.test's robots.txt followed below to b.test/secret: %+v, %v; want deferred", name, d, err)
 		}
 	}
+	// Under botauth's signer, which clears the Response of the hop it
+	// returns; a Location with a token as its user, which no error
+	// shows (review153).
+	cs, signing := NewClientTransport(botauth.NewTransport(below, testSigner(t)), []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = cs.Close() })
+	w.on("a.test/token", redirectTo("http://TOKEN@b.test/land"))
+	if _, err := get(context.Background(), &http.Client{Transport: signing}, "http://a.test/same"); !errors.Is(err, errFollowedBelow) {
+		t.Errorf("a.test/same, followed below botauth's signer: %v; want the Transport to refuse the answer", err)
+	}
+	for _, hc := range []*http.Client{hc, {Transport: signing}} {
+		if _, err := get(context.Background(), hc, "http://a.test/token"); err == nil || strings.Contains(fmt.Sprint(err), "TOKEN") {
+			t.Errorf("a.test/token, followed below: %v; want the answer refused, naming no credential", err)
+		}
+	}
+	// A Retry-After of the site asked for, met through a redirect below
+	// within it, holds it; one of another site's does not.
+	w.on("a.test/tobusy", redirectTo("/busy"))
+	w.on("a.test/busy", serve(503, "busy", "Retry-After", "600"))
+	w.on("a.test/toother", redirectTo("http://d.test/busy"))
+	w.on("d.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("d.test/busy", serve(503, "busy", "Retry-After", "600"))
+	w.on("e.test/toother", redirectTo("http://d.test/busy"))
+	w.on("e.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("e.test/next", serve(200, "next"))
+	nowait := &http.Client{Transport: NewTransport(c, below, WithNoWait())}
+	for _, tc := range []struct {
+		first, next string
+		held        bool
+	}{{"http://a.test/tobusy", "http://a.test/open", true}, {"http://e.test/toother", "http://e.test/next", false}} {
+		w.on("a.test/open", serve(200, "open"))
+		_, _ = get(context.Background(), nowait, tc.first)
+		var pe *PacedError
+		_, err := get(context.Background(), nowait, tc.next)
+		if held := errors.As(err, &pe) && time.Until(pe.RetryAt) > 5*time.Minute; held != tc.held {
+			t.Errorf("%s after %s, a 503 Retry-After: 600 below: %v; want held %v", tc.next, tc.first, err, tc.held)
+		}
+	}
 	// A RoundTripper below that sends a copy of each request to another
 	// address, its Host kept (a pinned address, one pool for every host),
 	// follows no redirect: its answers are read.
