@@ -270,10 +270,6 @@ func withoutUser(u *url.URL) string {
 	return c.String()
 }
 
-// sameHost reports whether a and b name the same host, whatever their
-// scheme or port: a Retry-After one sends holds the other's site.
-func sameHost(a, b *url.URL) bool { return strings.EqualFold(a.Hostname(), b.Hostname()) }
-
 // errAnswer is wrapped when a server began to answer but its answer could
 // not be read (by net/http, or its body by the Client): no failure to
 // reach it, which WithErrorPolicy maps.
@@ -397,7 +393,7 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 		// site's page, whose Retry-After holds no turn of this one's.
 		_ = resp.Body.Close()
 		to := resp.Request.URL
-		if !sameHost(to, req.URL) {
+		if !atSite(to, authority) {
 			resp = nil
 		}
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w to %s", capQuote(target), errRedirects, errFollowedBelow, capQuote(withoutUser(to)))

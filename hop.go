@@ -340,3 +340,9 @@ func hopTransport(c *Client, cfg transportConfig) *Transport {
 // host but for "www.", on the same port or each scheme's default, paced
 // as one (see paceKey, which holds the rule).
 func sameSite(a, b string) bool { return paceKey(a) == paceKey(b) }
+
+// atSite reports whether u is within the site of authority (see
+// sameSite): a Retry-After its server sends holds that site.
+func atSite(u *url.URL, authority string) bool {
+	return sameSite(target.Authority(u.Scheme, u.Host), authority)
+}

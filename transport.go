@@ -469,7 +469,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			_ = resp.Body.Close()
 		}
 		to := resp.Request.URL
-		if !sameHost(to, req.URL) {
+		if !atSite(to, f.authority) {
 			resp = nil
 		}
 		return nil, fmt.Errorf("robotstxt: %s: %w to %s, which the Transport did not check",
