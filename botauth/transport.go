@@ -33,7 +33,8 @@ import (
 // connection when a kept-alive one closed before answering, carries the
 // same signature and nonce: a site that refuses a nonce seen before
 // refuses that retry. The response's Request is the caller's request,
-// without the signature; or, when a RoundTripper below followed a
+// without the signature (a copy without the fields it carried, a signer
+// above's, which this one's replaced); or, when a RoundTripper below followed a
 // redirect itself, the last hop's, without its signature or the hops
 // before it (its Response is nil); but when that redirect went to another
 // server with the signature made for this one (an http.Client used as a
@@ -41,7 +42,9 @@ import (
 // CheckRedirect returns http.ErrUseLastResponse), which that server may
 // replay to this site until it expires, RoundTrip closes the response
 // and returns an error saying so: give next no RoundTripper that follows
-// redirects. A request it cannot sign is not sent:
+// redirects. A hop is sent to the site its Host names, at any address
+// (one the caller pinned), or with no Host to the address the request
+// went to. A request it cannot sign is not sent:
 // RoundTrip closes its body and returns the error. Among those is a
 // request whose trailer declares a Signature, Signature-Input or
 // Signature-Agent field, which Sign would replace, and one whose URL
@@ -147,21 +150,34 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// resp.Request, as colly does, would keep a signature it could
 		// replay.
 		resp.Request = req
+		if signatureFields(req.Header) {
+			// Another signer's above, which this one's replaced on the
+			// wire: a signer above that reads the hops of an http.Client
+			// between the two (see leftWith) finds none of its own.
+			resp.Request = unsigned(req, req.Context())
+			resp.Request.Response = req.Response
+		}
 	default:
 		// Another request's, as of a RoundTripper below that follows
 		// redirects itself: kept, without the signature, nor the hops
 		// before it, whose requests were signed; marked, as net/http
 		// builds the next hop from its own request, not this one.
-		r := resp.Request.Clone(context.WithValue(resp.Request.Context(), belowHop{}, true))
-		for k := range r.Header {
-			if isSignatureField(k) {
-				delete(r.Header, k)
-			}
-		}
-		r.Response = nil
-		resp.Request = r
+		resp.Request = unsigned(resp.Request, context.WithValue(resp.Request.Context(), belowHop{}, true))
 	}
 	return resp, err
+}
+
+// unsigned returns a copy of r with ctx and without the fields Sign
+// writes, nor the response r was a redirect of.
+func unsigned(r *http.Request, ctx context.Context) *http.Request {
+	c := r.Clone(ctx)
+	for k := range c.Header {
+		if isSignatureField(k) {
+			delete(c.Header, k)
+		}
+	}
+	c.Response = nil
+	return c
 }
 
 // keptHost returns an error for a redirect hop that goes to another
@@ -277,10 +293,13 @@ func leftWith(last, signed *http.Request) string {
 	// with; a copy of signed sent to another address (a pinned one, a
 	// pool's) is none.
 	for hop, n := last, 0; hop != nil && hop.URL != nil && hop.Response != nil && hop.Response != signed.Response && n < maxHops; n++ {
-		// To the address signed went to (a pinned one), or to the site
-		// it names, a hop goes to the site the signature is for.
-		if auth, _ := authority(hop.URL.Host, hop.URL.Scheme); hop.Header.Get("Signature") == sig && auth != own && hop.URL.Host != signed.URL.Host {
-			return hop.URL.Host
+		// A hop naming the site the signature is for, at any address
+		// (a pinned one), or sent to the address signed went to with no
+		// Host of its own, goes to that site; one naming another site
+		// at that address (a shared front's) does not.
+		host := cmp.Or(hop.Host, hop.URL.Host)
+		if auth, _ := authority(host, hop.URL.Scheme); hop.Header.Get("Signature") == sig && auth != own && (hop.Host != "" || hop.URL.Host != signed.URL.Host) {
+			return host
 		}
 		hop = hop.Response.Request
 	}

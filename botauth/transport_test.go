@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -101,6 +102,7 @@ func TestTransportSignsACopy(t *testing.T) {
 			first := r
 			r = r.Clone(r.Context())
 			r.URL, _ = url.Parse("https://cdn.example.net/final")
+			r.Host = ""                                          // as net/http makes a hop
 			r.Header.Set("signature", "sig2=:c2lnbmVkIGJlbG93:") // in any case
 			if carried {
 				r.Header.Set("signature", first.Header.Get("Signature"))
@@ -736,6 +738,41 @@ func TestTransportSignatureLeftBelow(t *testing.T) {
 	}
 }
 
+// TestTransportSignerBelowIsNoLeak: under an http.Client whose own
+// Transport signs again (another identity, or this package twice), each
+// hop carries the signer below's signature, made for the site it goes
+// to: no hop left with the one above's, which RoundTrip does not report
+// (review150).
+func TestTransportSignerBelowIsNoLeak(t *testing.T) {
+	var got atomic.Value
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.Header.Get("Signature"))
+		io.WriteString(w, "other")
+	}))
+	defer other.Close()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://other.test/x", http.StatusFound)
+	}))
+	defer site.Close()
+	next := namedTransport(map[string]string{"site.test:80": site.Listener.Addr().String(), "other.test:80": other.Listener.Addr().String()})
+	defer next.CloseIdleConnections()
+	below := &http.Client{Transport: NewTransport(next, newTestSigner(t))}
+	var sent string
+	rt := NewTransport(roundTripperFunc(func(r *http.Request) (*http.Response, error) {
+		sent = r.Header.Get("Signature")
+		return below.Do(r)
+	}), newTestSigner(t))
+	req, _ := http.NewRequest(http.MethodGet, "http://site.test/away", nil)
+	resp, err := rt.RoundTrip(req)
+	if err != nil {
+		t.Fatalf("a signer below signed each hop again: %v; want the answer", err)
+	}
+	resp.Body.Close()
+	if s, _ := got.Load().(string); s == "" || s == sent || resp.Request.Header.Get("Signature") != "" {
+		t.Errorf("other.test got %q (above signed %q), the answer's request keeps %q; want one made below, none kept", s, sent, resp.Request.Header.Get("Signature"))
+	}
+}
+
 // TestTransportSignatureLeftOnAnyHop: of the hops a RoundTripper below
 // followed, one that carried the signature to another server, the last
 // or one before it (away and back), is a leak; one to the same host by
@@ -784,6 +821,26 @@ func TestTransportSignatureLeftOnAnyHop(t *testing.T) {
 	req0.Host = "www.example.com"
 	if _, err := pinned.RoundTrip(req0); err != nil {
 		t.Errorf("a pinned address's redirect within its site: %v; want its answer", err)
+	}
+	// Pinned, a hop is sent to the site its Host names (review153): to
+	// the site's other address, none; to the same address naming another
+	// site (a front both share), a leak.
+	for _, tc := range []struct {
+		addr, host string
+		left       bool
+	}{{"10.0.0.3", "www.example.com", false}, {"10.0.0.2", "evil.example", true}, {"10.0.0.2", "", false}} {
+		pinned := NewTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			h := r.Clone(r.Context())
+			h.URL, _ = url.Parse("http://" + tc.addr + "/next")
+			h.Host = tc.host
+			h.Response = &http.Response{StatusCode: http.StatusFound, Request: r}
+			return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: h}, nil
+		}), s)
+		req, _ := http.NewRequest(http.MethodGet, "http://10.0.0.2/start", nil)
+		req.Host = "www.example.com"
+		if _, err := pinned.RoundTrip(req); errors.Is(err, errSignatureLeft) != tc.left {
+			t.Errorf("pinned, a hop to %s naming %q: %v; want the signature's leaving said: %v", tc.addr, tc.host, err, tc.left)
+		}
 	}
 	// A copy of the request sent to another address, its Host kept (a
 	// pinned address, a pool's), is no hop.
