@@ -449,7 +449,8 @@ func (x *explainer) compareModes(c checked) {
 
 // rfcReading says why RFC 9309 reads path, as Google's parser spells it,
 // and rules, as written, otherwise than Google's parser: it decodes the
-// escapes of letters, digits and -._~; it matches a path's '*' and '$'
+// escapes of letters, digits and -._~; it upper-cases the hex digits of
+// the path's other escapes (Google's parser those of rules only); it matches a path's '*' and '$'
 // as %2A and %24, a reason when the path has them and no rule is given
 // or one writes %2A or %24; and it reads a rule's '$' before its end as
 // %24, three bytes in precedence (see robotstxt.ModeRFC9309), a reason
@@ -458,9 +459,9 @@ func (x *explainer) compareModes(c checked) {
 func rfcReading(path string, rules ...string) string {
 	specials := strings.NewReplacer("*", "%2A", "$", "%24")
 	coded := specials.Replace(path)
-	decodes, special, dollar := matcher.UnescapePath(path) != coded, len(rules) == 0, false
+	decodes, special, dollar := matcher.UnescapePath(path) != upperEscapes(coded), len(rules) == 0, false
 	for _, r := range rules {
-		r = strings.ToUpper(r) // Google's parser upper-cases a rule's escapes too
+		r = upperEscapes(r) // as Google's parser reads a rule
 		decodes = decodes || matcher.UnescapePath(r) != specials.Replace(r)
 		special = special || strings.Contains(r, "%2A") || strings.Contains(r, "%24")
 		r = strings.TrimRight(r, " \t")
@@ -470,16 +471,32 @@ func rfcReading(path string, rules ...string) string {
 	if decodes {
 		why = append(why, "decodes %-escaped letters, digits and -._~, as %7E to ~")
 	}
+	if upperEscapes(path) != path {
+		why = append(why, "upper-cases the hex digits of the path's escapes, as %2a to %2A")
+	}
 	if special && coded != path {
 		why = append(why, "reads * and $ in the path as %2A and %24")
 	}
-	if dollar && len(why) == 0 {
+	if dollar && !decodes {
 		why = append(why, "reads a rule's $ before its end as %24, three bytes in precedence")
 	}
 	if len(why) == 0 {
 		return ""
 	}
 	return "RFC 9309 " + strings.Join(why, ", and ")
+}
+
+// upperEscapes returns s with the hex digits of its %-escapes
+// upper-cased.
+func upperEscapes(s string) string {
+	const hex = "0123456789abcdefABCDEF"
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' && strings.IndexByte(hex, b[i+1]) >= 0 && strings.IndexByte(hex, b[i+2]) >= 0 {
+			copy(b[i+1:], strings.ToUpper(s[i+1:i+3]))
+		}
+	}
+	return string(b)
 }
 
 // sameVerdict reports whether a and b decide alike, by the rule on the

@@ -221,6 +221,16 @@ func TestExplainModesDifferOnSpecials(t *testing.T) {
 	if !strings.Contains(r.stdout, "RFC 9309 decodes") || strings.Contains(r.stdout, "rule's $") {
 		t.Errorf("stdout:\n%s\nwant the escape named, not the '$'", r.stdout)
 	}
+	// A path's lower-case escape is upper-cased, not decoded: the rule's
+	// '$' still decides (review152); and the upper-casing alone can.
+	r = runCmd(t, "User-agent: *\nDisallow: /x$y%2a\n", "explain", "-file", "-", "/x%24y%2a")
+	if !strings.Contains(r.stdout, "RFC 9309  DISALLOW") || !strings.Contains(r.stdout, "rule's $") || strings.Contains(r.stdout, "decodes") {
+		t.Errorf("stdout:\n%s\nwant the rule's '$' named, and no decoding", r.stdout)
+	}
+	r = runCmd(t, "User-agent: *\nAllow: /a%2a\nDisallow: /a\n", "explain", "-file", "-", "/a%2ab")
+	if !strings.Contains(r.stdout, "RFC 9309  ALLOW") || !strings.Contains(r.stdout, "upper-cases the hex digits") || strings.Contains(r.stdout, "decodes") {
+		t.Errorf("stdout:\n%s\nwant the upper-casing named, and no decoding", r.stdout)
+	}
 	// Only the usage differs, by a Content-Usage rule's '$': no reason
 	// the access rules hold (review151).
 	r = runCmd(t, "User-agent: *\nAllow: /\nContent-Usage: /x$y train-ai=y\nContent-Usage: /x*yz train-ai=n\n", "explain", "-file", "-", "/x$yz")
