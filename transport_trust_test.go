@@ -1195,6 +1195,27 @@ func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
 			t.Errorf("%s after %s, a 503 Retry-After: 600 below: %v; want held %v", tc.next, tc.first, err, tc.held)
 		}
 	}
+	// The Client's own fetch alike: a robots.txt redirected below within
+	// its site to a 503 Retry-After holds that site; one redirected to
+	// another site holds neither.
+	w.on("f.test/robots.txt", redirectTo("/busy"))
+	w.on("f.test/busy", serve(503, "busy", "Retry-After", "600"))
+	w.on("g.test/robots.txt", redirectTo("http://h.test/busy"))
+	w.on("h.test/busy", serve(503, "busy", "Retry-After", "600"))
+	cf := newTestClient(t, WithHTTPClient(&http.Client{Transport: below}), WithUserAgent(testUA))
+	for _, tc := range []struct {
+		site string
+		held map[string]bool
+	}{{"f.test", map[string]bool{"f.test": true}}, {"g.test", map[string]bool{"g.test": false, "h.test": false}}} {
+		if d, err := cf.Check(context.Background(), "http://"+tc.site+"/page"); d.Allowed || !errors.Is(err, ErrDeferred) || !strings.Contains(fmt.Sprint(err), errFollowedBelow.Error()) {
+			t.Errorf("%s's robots.txt followed below: %+v, %v; want deferred", tc.site, d, err)
+		}
+		for host, want := range tc.held {
+			if held := cf.pacer().heldNow(paceKey("http://" + host + ":80")); held != want {
+				t.Errorf("%s's robots.txt followed below to a 503 Retry-After: 600: %s held %v, want %v", tc.site, host, held, want)
+			}
+		}
+	}
 	// A RoundTripper below that sends a copy of each request to another
 	// address, its Host kept (a pinned address, one pool for every host),
 	// follows no redirect: its answers are read.
