@@ -821,7 +821,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 // standing in for it; an answer memory holds, checked since (a fetch of
 // this process's beside this one), is written back over it.
 func (c *Client) storeFailure(k key, e, seen *entry) *entry {
-	s, _ := c.tier.get(c.base, k, true)
+	s, _, outage := c.tier.read(c.base, k, true)
 	if s != nil && s.answers() {
 		return k.doc.cache.putOver(s, seen, c.cfg.now())
 	}
@@ -837,7 +837,7 @@ func (c *Client) storeFailure(k key, e, seen *entry) *entry {
 			e = in
 		}
 	}
-	c.tier.set(k, e)
+	c.tier.set(k, c.goesOn(k, e, outage))
 	if m := k.doc.cache.peek(k.authority); m != nil && m != e && m.answers() && m.checked >= e.checked {
 		// A fetch of this process's answered beside this one (a hop's
 		// and a check's are not shared) and may have written the Store
@@ -847,6 +847,27 @@ func (c *Client) storeFailure(k key, e, seen *entry) *entry {
 		return m
 	}
 	return seen
+}
+
+// goesOn returns e, a failure, as the Store is to keep it: going on from
+// the outage the Store records, when that began earlier and this fetch
+// continues it (as Client.unreachable reads an outage), so that its start
+// is the one every process recorded first. A Client that counts from its
+// own first failure, not taking the Store's (whose error policy reads a
+// failure the Store does not keep as disallow-all, or with no
+// WithUnreachableAllowAfter), once wrote its start over the fleet's, and
+// every process deferred the site for another WithUnreachableAllowAfter.
+func (c *Client) goesOn(k key, e, outage *entry) *entry {
+	if outage == nil || e.failures == 0 || refused(e.cause) || outage.since == 0 || outage.since >= e.since ||
+		e.fetched.sub(outage.expires) > c.cfg.outageKept(k) {
+		return e
+	}
+	w := e.clone()
+	w.failures, w.since = max(e.failures, min(outage.failures+1, maxFailures)), outage.since
+	if w.outcome == OutcomeUnreachable && !w.stale && c.cfg.outageAllows(k, w.fetched, w.since) {
+		w.outcome = OutcomeAllowAll
+	}
+	return w
 }
 
 // refresh fetches k's document on parent (c.base, or the fetch whose
@@ -1027,7 +1048,7 @@ func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Ti
 	switch {
 	case e.outcome == OutcomeDisallowAll: // an error policy's: stricter than any copy
 		return e.derive()
-	case k.doc.robots && c.cfg.allowAfter > 0 && at.sub(e.since) >= c.cfg.allowAfter:
+	case c.cfg.outageAllows(k, at, e.since):
 		// Unreachable for long enough with no usable copy: crawl as if
 		// there were no robots.txt, and keep asking.
 		e.outcome = OutcomeAllowAll

@@ -288,6 +288,13 @@ func (c *config) outageKept(k key) time.Duration {
 	return c.maxBackoff
 }
 
+// outageAllows reports whether an outage of k's document begun at since
+// has, at at, lasted long enough to crawl as if there were no robots.txt
+// (WithUnreachableAllowAfter).
+func (c *config) outageAllows(k key, at, since stamp) bool {
+	return k.doc.robots && c.allowAfter > 0 && at.sub(since) >= c.allowAfter
+}
+
 // age returns the time a cache on the way held a response, by its Age
 // (RFC 9111 §5.1: of a list a proxy joined, the first member), or 0. The
 // apparent age from Date is not read, unlike RFC 9111 §4.2.3: a server

@@ -312,12 +312,13 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // allow-all) only if p would not have disallowed all (of an outage, p is
 // asked once of each class and kind, as the Store keeps only the last
 // failure, and its answers kept: p must answer alike for alike errors);
-// otherwise it fetches itself. Such an allow-all is a
-// failure all the
-// same: a good copy younger than [WithStaleWindow] stands in for it, it
-// is asked again on the [WithBackoff] back-off, and as no copy of a
-// robots.txt it never stands in for a later failure, and a receipt
-// resting on it fails closed. A disallow-all p gives is a failure too,
+// otherwise it fetches itself, and counts an outage from its own first
+// failure, while the failures it writes to the Store go on from the
+// outage recorded there (see [WithUnreachableAllowAfter]). Such an
+// allow-all is a failure all the same: a good copy younger than
+// [WithStaleWindow] stands in for it, it is asked again on the
+// [WithBackoff] back-off, and as no copy of a robots.txt it never stands
+// in for a later failure, and a receipt resting on it fails closed. A disallow-all p gives is a failure too,
 // in the Decision's Failures and Err and asked again on the back-off,
 // and no copy stands in for it.
 func WithErrorPolicy(p func(err error) Outcome) Option {

@@ -143,22 +143,33 @@ func crawlerOf(userAgent string, tokens []string, guarded bool) uint64 {
 // another's lease polls an expired 500 KiB file every leasePoll, and
 // parsing it each time took a tenth of a core.
 func (t *sharedTier) get(parent context.Context, k key, fresh bool) (e *entry, vain bool) {
+	e, vain, _ = t.read(parent, k, fresh)
+	return e, vain
+}
+
+// read is get that also returns the outage k's stored entry records, as
+// written, whether get returns it or not (expired, or an answer this
+// Client's policies do not give: see ownOutcome), or nil for none.
+func (t *sharedTier) read(parent context.Context, k key, fresh bool) (e *entry, vain bool, outage *entry) {
 	ctx, cancel := context.WithTimeout(parent, t.cfg.storeTimeout)
 	defer cancel()
 	b, err := t.store.Get(ctx, k.store())
 	switch {
 	case errors.Is(err, ErrCacheMiss), err != nil && parent.Err() != nil && parent != t.base:
-		return nil, false // a miss, or the caller gave up: the Store did not fail
+		return nil, false, nil // a miss, or the caller gave up: the Store did not fail
 	case err != nil:
 		t.fail("get", k, err)
-		return nil, true
+		return nil, true, nil
 	}
 	e, err = decodeEntry(k, b, t.crawler())
+	if err == nil && e.failures > 0 && !hopChecked(e) {
+		outage = e
+	}
 	if err == nil && fresh && e.expired(t.cfg.now()) {
-		return nil, false
+		return nil, false, outage
 	}
 	if err == nil && hopChecked(e) {
-		return nil, true
+		return nil, true, nil
 	}
 	if err == nil {
 		err = t.plausible(k, e)
@@ -176,13 +187,13 @@ func (t *sharedTier) get(parent context.Context, k key, fresh bool) (e *entry, v
 		// Not a failure: a fleet whose User-Agent changes in a rolling
 		// deploy meets many.
 		t.logger.LogAttrs(parent, slog.LevelDebug, "robots.txt store value of another crawler", slog.String("authority", k.store()))
-		return nil, false
+		return nil, false, nil
 	}
 	if err != nil {
 		t.log("decode", k, err)
-		return nil, false
+		return nil, false, outage
 	}
-	return e.derive(), false
+	return e.derive(), false, outage
 }
 
 // ownOutcome reports whether e, k's document read from the Store, allows

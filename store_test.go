@@ -2419,6 +2419,46 @@ func TestStoreOutageEarlierFailureKind(t *testing.T) {
 	}
 }
 
+// TestStoreOutageStartOutlivesAStricterMember: a member whose error
+// policy reads some failure as disallow-all does not take the fleet's
+// outage allow-all (see TestStoreOutageEarlierFailureKind) and counts
+// from its own first failure; but what it writes to the Store keeps the
+// fleet's start, which it once replaced with its own: a member joining,
+// or restarted, with the options of every other, made them all defer
+// the site for another WithUnreachableAllowAfter (store86).
+func TestStoreOutageStartOutlivesAStricterMember(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	s := newSite(t, serve(503, "down"))
+	u := s.URL + "/x"
+	clock := newTestClock()
+	opts := []Option{WithClock(clock.Now), WithStore(newMemStore()), WithUnreachableAllowAfter(time.Hour),
+		WithErrorPolicy(disallowsOn(func(err error) bool {
+			var ie x509.CertificateInvalidError
+			return errors.As(err, &ie) && ie.Reason == x509.Expired
+		}))}
+	a := newTestClient(t, opts...)
+	start := clock.Now()
+	for clock.Now().Sub(start) < 2*time.Hour {
+		d, _ := a.Check(ctx, u)
+		clock.Advance(d.Expires.Sub(clock.Now()))
+	}
+	if d, _ := a.Check(ctx, u); !d.Allowed {
+		t.Fatalf("two hours into a one-hour outage: %+v; want allowed", d)
+	}
+	c := newTestClient(t, opts...) // joins two hours in
+	if d, _ := c.Check(ctx, u); d.Allowed {
+		t.Errorf("the member joining took the fleet's allow-all: %+v", d)
+	}
+	for range 12 { // the next 84 minutes
+		clock.Advance(7 * time.Minute)
+		_, _ = c.Check(ctx, u)
+		if d, _ := a.Check(ctx, u); !d.Allowed {
+			t.Fatalf("%v into the outage, after a member joined: deferred, %d failures; want allowed, the outage began when the fleet saw it", clock.Now().Sub(start), d.Failures)
+		}
+	}
+}
+
 // TestStoreOutagePolicyAskedOnce: a reader of outages' allow-alls asks
 // its error policy of every kind of failure once, not at each read (some
 // 1,600 calls), and a panic of the policy is not kept as its answer: the
