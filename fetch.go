@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/robotsgate/robotstxt/internal/body"
+	"github.com/robotsgate/robotstxt/internal/target"
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
 	"golang.org/x/text/encoding/charmap"
 )
@@ -249,17 +250,24 @@ var errFollowedBelow = errors.New("a RoundTripper below followed a redirect")
 // followedBelow reports whether resp, the answer to req, answers a
 // redirect a RoundTripper below followed itself (an http.Client used as
 // one): its request is a hop net/http made of a response that req did
-// not come with, or asks another target or Host than req (a hop whose
-// Response a RoundTripper cleared, as botauth's does). A RoundTripper
-// that sends a copy of req to another address (a pinned one, a pool's),
-// its target and Host kept, follows none.
+// not come with, or asks another scheme, target or Host than req (a hop
+// whose Response a RoundTripper cleared). A RoundTripper that sends a
+// copy of req to another address (a pinned one, a pool's), its scheme,
+// target and Host kept, follows none.
 func followedBelow(resp *http.Response, req *http.Request) bool {
 	hop := resp.Request
 	if hop == nil || hop == req || hop.URL == nil || req.URL == nil {
 		return false
 	}
-	return hop.Response != nil && hop.Response != req.Response ||
-		hop.URL.RequestURI() != req.URL.RequestURI() || !strings.EqualFold(cmp.Or(hop.Host, hop.URL.Host), cmp.Or(req.Host, req.URL.Host))
+	if hop.Response != nil && hop.Response != req.Response || hop.URL.RequestURI() != req.URL.RequestURI() {
+		return true
+	}
+	h, r := cmp.Or(hop.Host, hop.URL.Host), cmp.Or(req.Host, req.URL.Host)
+	if strings.EqualFold(hop.URL.Scheme, req.URL.Scheme) && strings.EqualFold(h, r) {
+		return false
+	}
+	a := target.Authority(hop.URL.Scheme, h) // a.test:80 is a.test
+	return a == "" || a != target.Authority(req.URL.Scheme, r)
 }
 
 // withoutUser returns u as a string, without its userinfo: an error or a
@@ -392,11 +400,11 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 		// Its hops were not checked, and the answer may be another
 		// site's page, whose Retry-After holds no turn of this one's.
 		_ = resp.Body.Close()
-		to := resp.Request.URL
+		to := resp.Request
 		if !atSite(to, authority) {
 			resp = nil
 		}
-		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w to %s", capQuote(target), errRedirects, errFollowedBelow, capQuote(withoutUser(to)))
+		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w to %s", capQuote(target), errRedirects, errFollowedBelow, capQuote(withoutUser(to.URL)))
 	}
 	// The request's context does not bound every body (an unsolicited 101
 	// gives the raw connection): close it when the fetch ends. The turn

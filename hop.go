@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -341,8 +342,9 @@ func hopTransport(c *Client, cfg transportConfig) *Transport {
 // as one (see paceKey, which holds the rule).
 func sameSite(a, b string) bool { return paceKey(a) == paceKey(b) }
 
-// atSite reports whether u is within the site of authority (see
-// sameSite): a Retry-After its server sends holds that site.
-func atSite(u *url.URL, authority string) bool {
-	return sameSite(target.Authority(u.Scheme, u.Host), authority)
+// atSite reports whether r goes to the site of authority (see sameSite),
+// the site its Host names at any address (a pinned one): a Retry-After
+// its server sends holds that site.
+func atSite(r *http.Request, authority string) bool {
+	return sameSite(target.Authority(r.URL.Scheme, cmp.Or(r.Host, r.URL.Host)), authority)
 }

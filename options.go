@@ -104,7 +104,8 @@ func defaultConfig() config {
 // cookies and keeps none, since a redirect may take it to a site the
 // file's owner chose. Its Transport must not follow redirects itself (an
 // http.Client used as a RoundTripper does): a hop it followed was not
-// checked, and the robots.txt is unreachable. By default the Client
+// checked, and the robots.txt is unreachable (as [NewTransport] tells
+// one). By default the Client
 // fetches through http.DefaultTransport (see [NewTransport] and
 // [NewClientTransport]). It panics if hc is nil.
 func WithHTTPClient(hc *http.Client) Option {

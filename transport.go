@@ -152,7 +152,10 @@ type Transport struct {
 // those allowed through next (http.DefaultTransport when next is nil),
 // which must not follow redirects itself (an http.Client used as a
 // RoundTripper does): the Transport returns an error in place of the
-// answer to a hop it did not check, which was sent all the same.
+// answer to a hop it did not check, which was sent all the same (a hop
+// is told by the answer's Request, which net/http links to the redirect
+// it followed: one that a RoundTripper below the follower rebuilt anew,
+// back at the URL asked for, tells none).
 // c fetches robots.txt through its own HTTP client, not next: so that no
 // robots.txt is fetched unguarded while the pages are guarded, it panics
 // when next is or wraps a [PublicOnly] transport and c's HTTP client
@@ -468,12 +471,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if resp.Body != nil {
 			_ = resp.Body.Close()
 		}
-		to := resp.Request.URL
+		to := resp.Request
 		if !atSite(to, f.authority) {
 			resp = nil
 		}
 		return nil, fmt.Errorf("robotstxt: %s: %w to %s, which the Transport did not check",
-			capQuote(withoutUser(asked)), errFollowedBelow, capQuote(withoutUser(to)))
+			capQuote(withoutUser(asked)), errFollowedBelow, capQuote(withoutUser(to.URL)))
 	}
 	showAsked(resp, asked, out)
 	under.answered.Store(resp.Request) // what Receipt and Usage read; no other request of its context

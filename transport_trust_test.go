@@ -1164,8 +1164,29 @@ func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
 	cs, signing := NewClientTransport(botauth.NewTransport(below, testSigner(t)), []Option{WithUserAgent(testUA)})
 	t.Cleanup(func() { _ = cs.Close() })
 	w.on("a.test/token", redirectTo("http://TOKEN@b.test/land"))
-	if _, err := get(context.Background(), &http.Client{Transport: signing}, "http://a.test/same"); !errors.Is(err, errFollowedBelow) {
-		t.Errorf("a.test/same, followed below botauth's signer: %v; want the Transport to refuse the answer", err)
+	// To the same target by another scheme, and away and back to the
+	// URL asked for, with nothing but the scheme, or the chain, to tell
+	// (nested87).
+	w.on("a.test/tls", func(rw http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil {
+			redirectTo("https://a.test/tls")(rw, r)
+			return
+		}
+		serve(200, "tls")(rw, r)
+	})
+	var bounced atomic.Bool
+	w.on("a.test/bounce", func(rw http.ResponseWriter, r *http.Request) {
+		if !bounced.Swap(true) {
+			redirectTo("/private/away")(rw, r)
+			return
+		}
+		serve(200, "back")(rw, r)
+	})
+	w.on("a.test/private/away", redirectTo("/bounce"))
+	for _, u := range []string{"http://a.test/same", "http://a.test/tls", "http://a.test/bounce"} {
+		if _, err := get(context.Background(), &http.Client{Transport: signing}, u); !errors.Is(err, errFollowedBelow) {
+			t.Errorf("%s, followed below botauth's signer: %v; want the Transport to refuse the answer", u, err)
+		}
 	}
 	for _, hc := range []*http.Client{hc, {Transport: signing}} {
 		if _, err := get(context.Background(), hc, "http://a.test/token"); err == nil || strings.Contains(fmt.Sprint(err), "TOKEN") {
@@ -1219,18 +1240,41 @@ func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
 	// A RoundTripper below that sends a copy of each request to another
 	// address, its Host kept (a pinned address, one pool for every host),
 	// follows no redirect: its answers are read.
+	// Its Host spelled with the default port names the same site
+	// (fetch87).
 	pooled := roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		c := r.Clone(r.Context())
 		c.Host, c.URL.Host = r.URL.Host, w.plain.Listener.Addr().String()
 		return tr.RoundTrip(c)
 	})
-	c2, rt := NewClientTransport(pooled, []Option{WithUserAgent(testUA)})
-	t.Cleanup(func() { _ = c2.Close() })
-	if body, err := get(context.Background(), &http.Client{Transport: rt}, "http://a.test/private/page"); !errors.Is(err, ErrDisallowed) {
-		t.Errorf("through a pool of one address: a.test/private/page: %q, %v; want ErrDisallowed, a.test's robots.txt read", body, err)
+	ported := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		c := r.Clone(r.Context())
+		c.Host = r.URL.Hostname() + ":80"
+		return tr.RoundTrip(c)
+	})
+	for name, below := range map[string]http.RoundTripper{"a pool of one address": pooled, "the default port": ported} {
+		c2, rt := NewClientTransport(below, []Option{WithUserAgent(testUA)})
+		t.Cleanup(func() { _ = c2.Close() })
+		if body, err := get(context.Background(), &http.Client{Transport: rt}, "http://a.test/private/page"); !errors.Is(err, ErrDisallowed) {
+			t.Errorf("through %s: a.test/private/page: %q, %v; want ErrDisallowed, a.test's robots.txt read", name, body, err)
+		}
+		w.on("a.test/open", serve(200, "open"))
+		if body, err := get(context.Background(), &http.Client{Transport: rt}, "http://a.test/open"); err != nil || body != "open" {
+			t.Errorf("through %s: a.test/open: %q, %v; want its page", name, body, err)
+		}
 	}
-	w.on("a.test/open", serve(200, "open"))
-	if body, err := get(context.Background(), &http.Client{Transport: rt}, "http://a.test/open"); err != nil || body != "open" {
-		t.Errorf("through a pool of one address: a.test/open: %q, %v; want its page", body, err)
+	// Followed below a pool, a redirect within the site asked for goes
+	// to its address: the site's own Retry-After holds it, for a page
+	// and for its robots.txt (fetch87).
+	pinnedBelow := followingBelow{&http.Client{Transport: pooled}}
+	cp, rp := NewClientTransport(pinnedBelow, []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = cp.Close() })
+	_, _ = get(context.Background(), &http.Client{Transport: rp}, "http://a.test/tobusy")
+	var pe *PacedError
+	if _, err := get(context.Background(), &http.Client{Transport: rp}, "http://a.test/open"); !errors.As(err, &pe) || time.Until(pe.RetryAt) < 5*time.Minute {
+		t.Errorf("a.test/open after a.test's 503 Retry-After: 600 met below a pool: %v; want held", err)
+	}
+	if _, err := cp.Check(context.Background(), "http://f.test/page"); err == nil || !cp.pacer().heldNow(paceKey("http://f.test:80")) {
+		t.Errorf("f.test's robots.txt followed below a pool to its 503 Retry-After: 600: %v, held %v; want deferred and held", err, cp.pacer().heldNow(paceKey("http://f.test:80")))
 	}
 }

@@ -34,10 +34,12 @@ import (
 // same signature and nonce: a site that refuses a nonce seen before
 // refuses that retry. The response's Request is the caller's request,
 // without the signature (a copy without the fields it carried, a signer
-// above's, which this one's replaced); or, when a RoundTripper below followed a
-// redirect itself, the last hop's, without its signature or the hops
-// before it (its Response is nil); but when that redirect went to another
-// server with the signature made for this one (an http.Client used as a
+// above's, which this one's replaced); or, when a RoundTripper below
+// followed a redirect itself, to this URL too, the last hop's, without
+// its signature or the hops before it (its Response is the redirect's,
+// without its Request): a robotstxt Transport above refuses it. But when
+// that redirect went to another server with the signature made for this
+// one (an http.Client used as a
 // RoundTripper copies a request's header onto each hop, unless its
 // CheckRedirect returns http.ErrUseLastResponse), which that server may
 // replay to this site until it expires, RoundTrip closes the response
@@ -143,7 +145,8 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// until it expires: no answer, so that the crawler learns.
 		resp.Body.Close()
 		return nil, fmt.Errorf("%w: to %s, with the signature made for %s", errSignatureLeft, left, cmp.Or(signed.Host, signed.URL.Host))
-	case resp.Request == nil || resp.Request.URL == nil || req.URL == nil || resp.Request.URL.String() == req.URL.String():
+	case resp.Request == nil || resp.Request.URL == nil || req.URL == nil ||
+		resp.Request.Response == req.Response && resp.Request.URL.String() == req.URL.String():
 		// The caller's request, as http.Transport gives it (keptHost reads
 		// it on the next hop), not the signed copy or a copy of it that a
 		// RoundTripper below made: a caller that logs or keeps
@@ -159,16 +162,20 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	default:
 		// Another request's, as of a RoundTripper below that follows
-		// redirects itself: kept, without the signature, nor the hops
-		// before it, whose requests were signed; marked, as net/http
-		// builds the next hop from its own request, not this one.
+		// redirects itself (to this URL too, away and back): kept,
+		// without the signature, nor the hops before it, whose requests
+		// were signed, but with the redirect it followed, which tells a
+		// robotstxt Transport above that a hop went unchecked; marked,
+		// as net/http builds the next hop from its own request, not this
+		// one.
 		resp.Request = unsigned(resp.Request, context.WithValue(resp.Request.Context(), belowHop{}, true))
 	}
 	return resp, err
 }
 
 // unsigned returns a copy of r with ctx and without the fields Sign
-// writes, nor the response r was a redirect of.
+// writes; the response r was a redirect of, if any, is kept without its
+// request.
 func unsigned(r *http.Request, ctx context.Context) *http.Request {
 	c := r.Clone(ctx)
 	for k := range c.Header {
@@ -176,7 +183,11 @@ func unsigned(r *http.Request, ctx context.Context) *http.Request {
 			delete(c.Header, k)
 		}
 	}
-	c.Response = nil
+	if r.Response != nil {
+		redirect := *r.Response
+		redirect.Request = nil
+		c.Response = &redirect
+	}
 	return c
 }
 

@@ -117,7 +117,8 @@ func TestTransportSignsACopy(t *testing.T) {
 			if !errors.Is(err, errSignatureLeft) || resp != nil {
 				t.Errorf("under a RoundTripper that carried the signature on a hop to another server: %v, %v", resp, err)
 			}
-		case err != nil || resp.Request.URL.Host != "cdn.example.net" || signatureFields(resp.Request.Header) || resp.Request.Response != nil:
+		case err != nil || resp.Request.URL.Host != "cdn.example.net" || signatureFields(resp.Request.Header) ||
+			resp.Request.Response == nil || resp.Request.Response.Request != nil:
 			t.Errorf("under a RoundTripper that follows a redirect: %v; resp.Request %v %v", err, resp.Request.URL, resp.Request.Header)
 		}
 	}
