@@ -539,15 +539,15 @@ func wideBreaks(body []byte) (le, be int) {
 // toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, from enc,
 // named name (nil for UTF-8: see charsetOf), to UTF-8 and names the
 // charset it was read in (see Read). A body read as Windows-1252 (no
-// charset named, or Latin-1's) or its kin (see latin) is converted a line
-// at a time: a line whose part the parser reads (see parsed) is UTF-8
+// charset named, or Latin-1's) or another charset whose text seldom
+// reads as UTF-8 (see seldomUTF8) is converted a line at a time: a line whose part the parser reads (see parsed) is UTF-8
 // (see utf8Line) keeps that part as it is, so that a UTF-8 file with a
 // stray Latin-1 byte (an "à" in a comment, a no-break space 0xA0 after a
 // colon, as real files hold) keeps its UTF-8 rules, which Google's
 // parser, reading bytes, matches: converted, "/bücher/" read
-// "/bÃ¼cher/". A charset named otherwise is taken at its word: the lines
-// of GBK, Thai or Arabic text often read as UTF-8 (GBK's 图片 is CD BC
-// C6 AC). cut says the limit cut body within a line, which cutUTF8
+// "/bÃ¼cher/" (and "/книги/" "/РєРЅРёРіРё/" in Windows-1251). A charset
+// named otherwise is taken at its word: the lines of GBK, Thai or Arabic
+// text often read as UTF-8 (GBK's 图片 is CD BC C6 AC). cut says the limit cut body within a line, which cutUTF8
 // says is UTF-8: a character it left unfinished is left out, left its
 // bytes.
 func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut, cutUTF8 bool) (_ []byte, _ string, left int) {
@@ -559,8 +559,8 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut,
 	}
 	dec := Decoder(enc)
 	out := make([]byte, 0, len(body)+len(body)/2)
-	from := 0                                    // body[from:] is not in out
-	for at := 0; at < len(body) && latin(enc); { // no UTF-16 or UTF-32
+	from, byLine := 0, seldomUTF8(enc)       // body[from:] is not in out
+	for at := 0; at < len(body) && byLine; { // no UTF-16 or UTF-32
 		end, ended := len(body), false
 		if i := bytes.IndexAny(body[at:], "\r\n"); i >= 0 {
 			end, ended = at+i+1, true
@@ -589,11 +589,22 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut,
 	return out, name, left
 }
 
-// latin reports whether enc, a charset a body is read in, is Windows-1252
-// (no charset named, or Latin-1's) or one of its kin that keep its letters
-// where it does, whose text seldom reads as UTF-8 (see utf8Line).
-func latin(enc encoding.Encoding) bool {
-	return enc == charmap.Windows1252 || enc == charmap.ISO8859_15 || enc == charmap.Windows1254
+// seldomUTF8 reports whether enc, a charset a body is read in, is
+// Windows-1252 (no charset named, or Latin-1's) or another single-byte
+// charset whose text seldom reads as UTF-8 (see utf8Line): one that keeps
+// Latin letters where Windows-1252 does (ISO-8859-15, Windows-1254), or
+// Central European ones (Windows-1250, ISO-8859-2), a capital of C2-DF
+// then alone pairing with a sign or a rarer letter of 80-BF; or Cyrillic
+// (Windows-1251, KOI8-R, KOI8-U), whose lower-case letters, E0-FF or
+// C0-DF, pair with none of each other as UTF-8 does.
+func seldomUTF8(enc encoding.Encoding) bool {
+	switch enc {
+	case charmap.Windows1252, charmap.ISO8859_15, charmap.Windows1254,
+		charmap.Windows1250, charmap.ISO8859_2,
+		charmap.Windows1251, charmap.KOI8R, charmap.KOI8U:
+		return true
+	}
+	return false
 }
 
 // parsed returns how much of line the parser reads, in Google's mode: what

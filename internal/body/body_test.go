@@ -112,10 +112,19 @@ func TestCharsetToUTF8(t *testing.T) {
 			"# Mis à jour\nDisallow: /bücher/\nDisallow: /café\n"},
 		{"UTF-8 with a stray byte, Latin-1 declared", "Disallow:\xA0/_inc*\nDisallow: /bücher/\n", "text/plain; charset=iso-8859-1",
 			"Disallow:\u00a0/_inc*\nDisallow: /bücher/\n"},
-		// A charset named other than Latin-1's is taken at its word: GBK's
-		// 图片 (CD BC C6 AC) reads as UTF-8 too (review147).
+		// So too with a Cyrillic or Central European charset named, whose
+		// text seldom reads as UTF-8 (fetch87).
 		{"UTF-8 with a stray byte, windows-1251 declared", "Disallow: /книги/\n# \xFF\n", "text/plain; charset=windows-1251",
-			"Disallow: /РєРЅРёРіРё/\n# я\n"},
+			"Disallow: /книги/\n# я\n"},
+		{"UTF-8 with a stray byte, KOI8-R declared", "Disallow: /поиск/\n# \xC1\n", "text/plain; charset=koi8-r",
+			"Disallow: /поиск/\n# а\n"},
+		{"UTF-8 with a stray byte, windows-1250 declared", "Disallow: /książki/\n# \xB9\n", "text/plain; charset=windows-1250",
+			"Disallow: /książki/\n# ą\n"},
+		{"windows-1251 text", "# \xcf\xf0\xe8\xe2\xe5\xf2\nDisallow: /\xea\xed\xe8\xe3\xe8/\n", "text/plain; charset=windows-1251",
+			"# Привет\nDisallow: /книги/\n"},
+		{"KOI8-R text", "Disallow: /\xd0\xcf\xc9\xd3\xcb/\n", "text/plain; charset=koi8-r", "Disallow: /поиск/\n"},
+		// A charset named otherwise is taken at its word: GBK's 图片 (CD
+		// BC C6 AC) reads as UTF-8 too (review147).
 		{"GBK whose line reads as UTF-8", "Disallow: /\xCD\xBC\xC6\xAC/\n# \xD6\xD0\n", "text/plain; charset=gbk", "Disallow: /图片/\n# 中\n"},
 		{"Latin-1 spelling a UTF-8 character once", "a/caf\xE9/\xE9t\xE9/\xC3\xA9", "", "a/café/été/Ã©"},
 		{"a line with a stray byte converted whole", "a/\xE9/é", "text/plain", "a/é/Ã©"},
