@@ -39,12 +39,24 @@ func (b *buckets) trim(now, need int64, first uint64) error {
 
 // dropWhile drops the first row of index while more says so, with the
 // entry it names unless the row is one a damaged file left behind, adding
-// the cost freed to *freed.
+// the cost freed to *freed. Each row is sought from the last one dropped:
+// bbolt rebalances at the commit, so the leaves emptied before it stay,
+// and a walk from the first row over them made dropping k rows cost k²
+// (a bound lowered under a file of 400,000 entries: 34 s in one commit).
 func (b *buckets) dropWhile(index *bolt.Bucket, freed *int64, more func(n int, row []byte) bool) error {
+	var last []byte
 	for n := 0; ; n++ {
-		row, key := index.Cursor().First()
+		var row, key []byte
+		if c := index.Cursor(); last == nil {
+			row, key = c.First()
+		} else {
+			row, key = c.Seek(last)
+		}
+		if row != nil && last != nil && bytes.Compare(row, last) <= 0 {
+			return unordered(row) // the row dropped last is still there
+		}
 		if row == nil || !more(n, row) {
-			return nil
+			break
 		}
 		row, key = bytes.Clone(row), bytes.Clone(key) // they point into pages the deletes change
 		before := b.live
@@ -56,13 +68,20 @@ func (b *buckets) dropWhile(index *bolt.Bucket, freed *int64, more func(n int, r
 		if err = errors.Join(err, index.Delete(row)); err != nil {
 			return err
 		}
-		if first, _ := index.Cursor().First(); bytes.Equal(first, row) {
-			// A leaf whose keys are out of order: Delete's seek missed
-			// the row, which would come first for ever.
-			return fmt.Errorf("%w: row %x of an index cannot be deleted", ErrDamaged, row)
-		}
 		*freed += before - b.live
+		last = row
 	}
+	if first, _ := index.Cursor().First(); first != nil && last != nil && bytes.Compare(first, last) <= 0 {
+		// A leaf whose keys are out of order: Delete's seek missed a
+		// row, which would come first for ever.
+		return unordered(first)
+	}
+	return nil
+}
+
+// unordered returns the error of an index row that cannot be deleted.
+func unordered(row []byte) error {
+	return fmt.Errorf("%w: row %x of an index cannot be deleted", ErrDamaged, row)
 }
 
 const (

@@ -30,7 +30,12 @@ func ExampleOpen() {
 
 	ok, err := client.Allowed(context.Background(), "https://example.com/some/page")
 	if err != nil {
-		log.Fatal(err) // a bad URL, or robots.txt unreachable: come back later
+		// A bad URL, or robots.txt unreachable: come back later. Not
+		// log.Fatal, which skips the deferred Close: the failure and its
+		// Retry-After, not yet committed, would be lost, and the site
+		// asked again at the next start.
+		log.Print(err)
+		return
 	}
 	fmt.Println("allowed:", ok)
 }
