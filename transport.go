@@ -101,7 +101,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // them from the same servers: an http link redirected to https waits for
 // the turn after the redirect's, and a Retry-After one sends holds them
 // all; where their robots.txt files give two Crawl-delays, the longer
-// paces both while either's lasts, see [Pacer]). A redirect an
+// paces both while either's lasts, see [Pacer]; a twin whose file gives
+// none, with no [WithDefaultInterval], waits for the other's pace, but
+// its request, in a turn of interval 0, holds no paced one back). A redirect an
 // http.Client sends to another server with the Host of the request before
 // it kept (a Location "//other.test/x"; a Host a CheckRedirect sets is
 // the caller's) takes the turns of both that Host's site and the
