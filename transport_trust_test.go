@@ -1114,6 +1114,19 @@ type followingBelow struct{ c *http.Client }
 
 func (f followingBelow) RoundTrip(req *http.Request) (*http.Response, error) { return f.c.Do(req) }
 
+// firstThen answers the first request with first, every later one with
+// then.
+func firstThen(first, then http.HandlerFunc) http.HandlerFunc {
+	var done atomic.Bool
+	return func(rw http.ResponseWriter, r *http.Request) {
+		if !done.Swap(true) {
+			first(rw, r)
+			return
+		}
+		then(rw, r)
+	}
+}
+
 // TestTransportRefusesARedirectFollowedBelow: a next that follows a
 // redirect itself sends a hop no robots.txt was checked for, to a path
 // of the site its robots.txt disallows or to another site: the
@@ -1130,14 +1143,7 @@ func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
 	w.on("b.test/robots.txt", serve(200, "User-agent: *\nDisallow: /\n"))
 	w.on("b.test/land", serve(200, "land"))
 	w.on("c.test/robots.txt", redirectTo("http://b.test/secret"))
-	var looped atomic.Bool // a.test/loop goes away to b.test and back, then answers
-	w.on("a.test/loop", func(rw http.ResponseWriter, r *http.Request) {
-		if !looped.Swap(true) {
-			redirectTo("http://b.test/away")(rw, r)
-			return
-		}
-		serve(200, "back")(rw, r)
-	})
+	w.on("a.test/loop", firstThen(redirectTo("http://b.test/away"), serve(200, "back"))) // away to b.test and back
 	w.on("b.test/away", redirectTo("http://a.test/loop"))
 	w.on("b.test/secret", serve(200, "User-agent: *\nAllow: /\n"))
 	tr := w.transport(t)
@@ -1174,14 +1180,7 @@ func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
 		}
 		serve(200, "tls")(rw, r)
 	})
-	var bounced atomic.Bool
-	w.on("a.test/bounce", func(rw http.ResponseWriter, r *http.Request) {
-		if !bounced.Swap(true) {
-			redirectTo("/private/away")(rw, r)
-			return
-		}
-		serve(200, "back")(rw, r)
-	})
+	w.on("a.test/bounce", firstThen(redirectTo("/private/away"), serve(200, "back")))
 	w.on("a.test/private/away", redirectTo("/bounce"))
 	for _, u := range []string{"http://a.test/same", "http://a.test/tls", "http://a.test/bounce"} {
 		if _, err := get(context.Background(), &http.Client{Transport: signing}, u); !errors.Is(err, errFollowedBelow) {
