@@ -195,7 +195,7 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	// The line the limit cuts is UTF-8 if, with the bytes that finish
 	// its last character, it is (see toUTF8).
 	cutLine := tell[bytes.LastIndexAny(tell, "\r\n")+1:]
-	cutUTF8 := cut && utf8Line(cutLine[:parsed(cutLine)])
+	cutUTF8 := cut && keptAsUTF8(enc, cutLine[:parsed(cutLine)])
 	var left int
 	b.Text, b.Charset, left = toUTF8(raw, enc, name, wide, cut, cutUTF8)
 	if b.Truncated && converted && !whole {
@@ -540,16 +540,17 @@ func wideBreaks(body []byte) (le, be int) {
 // named name (nil for UTF-8: see charsetOf), to UTF-8 and names the
 // charset it was read in (see Read). A body read as Windows-1252 (no
 // charset named, or Latin-1's) or another charset whose text seldom
-// reads as UTF-8 (see seldomUTF8) is converted a line at a time: a line whose part the parser reads (see parsed) is UTF-8
-// (see utf8Line) keeps that part as it is, so that a UTF-8 file with a
-// stray Latin-1 byte (an "à" in a comment, a no-break space 0xA0 after a
-// colon, as real files hold) keeps its UTF-8 rules, which Google's
-// parser, reading bytes, matches: converted, "/bücher/" read
-// "/bÃ¼cher/" (and "/книги/" "/РєРЅРёРіРё/" in Windows-1251). A charset
-// named otherwise is taken at its word: the lines of GBK, Thai or Arabic
-// text often read as UTF-8 (GBK's 图片 is CD BC C6 AC). cut says the limit cut body within a line, which cutUTF8
-// says is UTF-8: a character it left unfinished is left out, left its
-// bytes.
+// reads as UTF-8 (see seldomUTF8) is converted a line at a time: a line
+// whose part the parser reads (see parsed) is UTF-8 (see keptAsUTF8)
+// keeps that part as it is, so that a UTF-8 file with a stray byte (an
+// "à" in a comment, a no-break space 0xA0 after a colon, as real files
+// hold) keeps its UTF-8 rules, which Google's parser, reading bytes,
+// matches: converted, "/bücher/" read "/bÃ¼cher/", and "/книги/"
+// "/РєРЅРёРіРё/" in Windows-1251. A charset named otherwise is taken at
+// its word: the lines of GBK, Thai or Arabic text often read as UTF-8
+// (GBK's 图片 is CD BC C6 AC). cut says the limit cut body within a
+// line, which cutUTF8 says is UTF-8: a character it left unfinished is
+// left out, left its bytes.
 func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut, cutUTF8 bool) (_ []byte, _ string, left int) {
 	if wide.enc == nil && !utf8.Valid(body) {
 		body = trimPartBOM(body)
@@ -568,7 +569,7 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut,
 		line := body[at:end]
 		read := line[:parsed(line)]
 		last := !ended && cut // the line the limit cuts
-		if last && cutUTF8 || !last && utf8Line(read) {
+		if last && cutUTF8 || !last && keptAsUTF8(enc, read) {
 			var err error
 			if out, _, err = decodeTo(out, dec, body[from:at], false); err != nil {
 				return body, "utf-8", 0
@@ -591,20 +592,49 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut,
 
 // seldomUTF8 reports whether enc, a charset a body is read in, is
 // Windows-1252 (no charset named, or Latin-1's) or another single-byte
-// charset whose text seldom reads as UTF-8 (see utf8Line): one that keeps
-// Latin letters where Windows-1252 does (ISO-8859-15, Windows-1254), or
-// Central European ones (Windows-1250, ISO-8859-2), a capital of C2-DF
-// then alone pairing with a sign or a rarer letter of 80-BF; or Cyrillic
-// (Windows-1251, KOI8-R, KOI8-U), whose lower-case letters, E0-FF or
-// C0-DF, pair with none of each other as UTF-8 does.
-func seldomUTF8(enc encoding.Encoding) bool {
+// charset whose text seldom reads as UTF-8 (see keptAsUTF8): one that
+// keeps Latin letters where Windows-1252 does (see latin), or one of a
+// script (see scripted).
+func seldomUTF8(enc encoding.Encoding) bool { return latin(enc) || scripted(enc) != nil }
+
+// latin reports whether enc is Windows-1252 or one of its kin that keep
+// its letters where it does (ISO-8859-15, Windows-1254), whose text
+// seldom reads as UTF-8, a capital of C2-DF pairing with a sign of 80-BF
+// alone: a UTF-8 file that a server names Latin-1 may hold any script.
+func latin(enc encoding.Encoding) bool {
+	return enc == charmap.Windows1252 || enc == charmap.ISO8859_15 || enc == charmap.Windows1254
+}
+
+// scripted returns enc when it is a charset of one script, Cyrillic
+// (Windows-1251, KOI8-R, KOI8-U) or Central European (Windows-1250,
+// ISO-8859-2), or nil. Its text reads as UTF-8 more often than
+// Windows-1252's (KOI8-U's "тіні", D4 A6 CE A6, is "ԦΦ"; Windows-1250's
+// "píšťaly" holds "횝"), but as characters it does not have, which a UTF-8
+// file named so seldom holds.
+func scripted(enc encoding.Encoding) *charmap.Charmap {
 	switch enc {
-	case charmap.Windows1252, charmap.ISO8859_15, charmap.Windows1254,
-		charmap.Windows1250, charmap.ISO8859_2,
-		charmap.Windows1251, charmap.KOI8R, charmap.KOI8U:
-		return true
+	case charmap.Windows1250, charmap.ISO8859_2, charmap.Windows1251, charmap.KOI8R, charmap.KOI8U:
+		return enc.(*charmap.Charmap)
 	}
-	return false
+	return nil
+}
+
+// keptAsUTF8 reports whether line, what the parser reads of one in a
+// body read in enc a line at a time (see seldomUTF8), is kept as it is:
+// it is UTF-8 (see utf8Line) and, for a charset of one script (see
+// scripted), spells only characters that charset has.
+func keptAsUTF8(enc encoding.Encoding, line []byte) bool {
+	if !utf8Line(line) {
+		return false
+	}
+	if cm := scripted(enc); cm != nil {
+		for _, r := range string(line) {
+			if _, ok := cm.EncodeRune(r); !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // parsed returns how much of line the parser reads, in Google's mode: what

@@ -23,6 +23,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/simplifiedchinese"
@@ -71,6 +72,35 @@ func TestCharsetDropCutRune(t *testing.T) {
 	} {
 		if got := string(dropCutRune([]byte(in))); got != want {
 			t.Errorf("dropCutRune(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestScriptTextKeepsItsRules: a file in a Cyrillic or Central European
+// charset, named so, whose line of its own text reads as UTF-8 (KOI8-U's
+// "тіні" is D4 A6 CE A6, "ԦΦ"), is read in that charset, not kept as
+// UTF-8: it spells characters the charset does not have (review154).
+func TestScriptTextKeepsItsRules(t *testing.T) {
+	for _, tc := range []struct {
+		charset       string
+		enc           *charmap.Charmap
+		comment, rule string
+	}{
+		{"koi8-u", charmap.KOI8U, "# Правила для роботів", "Disallow: /тіні/"},
+		{"koi8-u", charmap.KOI8U, "# Правила для роботів", "Disallow: /лісі/"},
+		{"koi8-r", charmap.KOI8R, "# Правила для роботов", "Disallow: /её/"},
+		{"windows-1251", charmap.Windows1251, "# Правила для роботів", "Disallow: /Ці/"},
+		{"windows-1250", charmap.Windows1250, "# Pravidla pro roboty: nevstupovat do této části", "Disallow: /píšťaly/"},
+		{"windows-1250", charmap.Windows1250, "# Reguły dla robotów", "Disallow: /KÓŁKO/"},
+		{"iso-8859-2", charmap.ISO8859_2, "# Reguły dla robotów", "Disallow: /WRÓŻKA/"},
+	} {
+		raw, err := tc.enc.NewEncoder().String(tc.comment + "\nUser-agent: *\n" + tc.rule + "\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Read(strings.NewReader(raw), http.Header{"Content-Type": {"text/plain; charset=" + tc.charset}}, -1)
+		if err != nil || !strings.Contains(string(b.Text), tc.rule) {
+			t.Errorf("a %s file's %q: read as %q, %v; want its rule", tc.charset, tc.rule, b.Text, err)
 		}
 	}
 }
@@ -160,7 +190,7 @@ var fuzzCodings = []string{"", "identity", "gzip", "x-gzip", "deflate", "gzip, i
 // fuzzContentTypes are Content-Type headers whose charsets never shorten
 // a line when converting it, so the cut-line property is exact.
 var fuzzContentTypes = []string{"", "text/plain", "text/plain; charset=utf-8", "text/plain; charset=iso-8859-1",
-	"text/plain; charset=gb18030", "text/plain; charset=shift_jis"}
+	"text/plain; charset=gb18030", "text/plain; charset=shift_jis", "text/plain; charset=koi8-u", "text/plain; charset=windows-1250"}
 
 // cutStatement reports whether l is a Content-Usage rule or a
 // Content-Signal record a limit cut, ended with cutMark.
