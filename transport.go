@@ -156,8 +156,10 @@ type Transport struct {
 // RoundTripper does): the Transport returns an error in place of the
 // answer to a hop it did not check, which was sent all the same (a hop
 // is told by the answer's Request, which net/http links to the redirect
-// it followed: one that a RoundTripper below the follower rebuilt anew,
-// back at the URL asked for, tells none).
+// it followed, or which asks another scheme, target or site: one that a
+// RoundTripper below the follower rebuilt anew, back at the URL asked
+// for, tells none; and one that sends http requests as https, following
+// nothing, is taken for a hop to another site, its robots.txt unread).
 // c fetches robots.txt through its own HTTP client, not next: so that no
 // robots.txt is fetched unguarded while the pages are guarded, it panics
 // when next is or wraps a [PublicOnly] transport and c's HTTP client

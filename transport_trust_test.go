@@ -1187,6 +1187,21 @@ func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
 			t.Errorf("%s, followed below botauth's signer: %v; want the Transport to refuse the answer", u, err)
 		}
 	}
+	// A redirect the caller's http.Client follows, each hop checked, over
+	// the signer over a pool that sends a copy to the site's address, is
+	// no hop followed below (review154).
+	w.on("a.test/start", redirectTo("/open"))
+	w.on("a.test/open", serve(200, "open"))
+	pool := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		c := r.Clone(r.Context())
+		c.Host, c.URL.Host = cmp.Or(r.Host, r.URL.Host), w.plain.Listener.Addr().String()
+		return tr.RoundTrip(c)
+	})
+	cq, pooledSigning := NewClientTransport(botauth.NewTransport(pool, testSigner(t)), []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = cq.Close() })
+	if body, err := get(context.Background(), &http.Client{Transport: pooledSigning}, "http://a.test/start"); err != nil || body != "open" {
+		t.Errorf("a redirect the caller followed, over botauth over a pool: %q, %v; want the page", body, err)
+	}
 	for _, hc := range []*http.Client{hc, {Transport: signing}} {
 		if _, err := get(context.Background(), hc, "http://a.test/token"); err == nil || strings.Contains(fmt.Sprint(err), "TOKEN") {
 			t.Errorf("a.test/token, followed below: %v; want the answer refused, naming no credential", err)

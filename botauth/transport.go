@@ -146,7 +146,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body.Close()
 		return nil, fmt.Errorf("%w: to %s, with the signature made for %s", errSignatureLeft, left, cmp.Or(signed.Host, signed.URL.Host))
 	case resp.Request == nil || resp.Request.URL == nil || req.URL == nil ||
-		resp.Request.Response == req.Response && resp.Request.URL.String() == req.URL.String():
+		(resp.Request.Response == req.Response || resp.Request.Response == nil) && resp.Request.URL.String() == req.URL.String():
 		// The caller's request, as http.Transport gives it (keptHost reads
 		// it on the next hop), not the signed copy or a copy of it that a
 		// RoundTripper below made: a caller that logs or keeps
@@ -167,8 +167,14 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// were signed, but with the redirect it followed, which tells a
 		// robotstxt Transport above that a hop went unchecked; marked,
 		// as net/http builds the next hop from its own request, not this
-		// one.
-		resp.Request = unsigned(resp.Request, context.WithValue(resp.Request.Context(), belowHop{}, true))
+		// one. A copy a RoundTripper below sent elsewhere (a pool's)
+		// keeps the caller's own redirect, whose requests are unsigned:
+		// a Transport above tells it for the caller's.
+		r := unsigned(resp.Request, context.WithValue(resp.Request.Context(), belowHop{}, true))
+		if resp.Request.Response == req.Response {
+			r.Response = req.Response
+		}
+		resp.Request = r
 	}
 	return resp, err
 }
@@ -308,13 +314,28 @@ func leftWith(last, signed *http.Request) string {
 		// (a pinned one), or sent to the address signed went to with no
 		// Host of its own, goes to that site; one naming another site
 		// at that address (a shared front's) does not.
-		host := cmp.Or(hop.Host, hop.URL.Host)
+		host := hopSite(hop)
 		if auth, _ := authority(host, hop.URL.Scheme); hop.Header.Get("Signature") == sig && auth != own && (hop.Host != "" || hop.URL.Host != signed.URL.Host) {
 			return host
 		}
 		hop = hop.Response.Request
 	}
 	return ""
+}
+
+// hopSite returns the host of the site hop, a redirect's, went to: its
+// Host, which a caller pinning addresses sets; but its URL's host when
+// net/http kept the Host of the request before it onto a hop to the
+// server another host names (a Location "//evil.test/x"; see keptHost).
+func hopSite(hop *http.Request) string {
+	if hop.Host == "" {
+		return hop.URL.Host
+	}
+	loc, err := url.Parse(hop.Response.Header.Get("Location"))
+	if err == nil && loc.Host != "" && target.Authority(hop.URL.Scheme, loc.Host) != target.Authority(hop.URL.Scheme, hop.Host) {
+		return hop.URL.Host
+	}
+	return hop.Host
 }
 
 // maxHops bounds the hops leftWith reads back: an http.Client follows at

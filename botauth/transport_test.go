@@ -739,6 +739,78 @@ func TestTransportSignatureLeftBelow(t *testing.T) {
 	}
 }
 
+// TestTransportSignatureLeftUnderAKeptHost: a pinned request (its URL
+// the site's address, its Host the site) whose redirect below is
+// "Location: //evil.test/x": net/http keeps the Host on that hop, which
+// goes to evil.test's server with the signature made for the site: a
+// leak, though the hop's Host names the site (review154).
+func TestTransportSignatureLeftUnderAKeptHost(t *testing.T) {
+	var got atomic.Value
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.Header.Get("Signature"))
+		io.WriteString(w, "evil")
+	}))
+	defer evil.Close()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", "//evil.test/x")
+		w.WriteHeader(http.StatusFound)
+	}))
+	defer site.Close()
+	next := namedTransport(map[string]string{"10.0.0.2:80": site.Listener.Addr().String(), "evil.test:80": evil.Listener.Addr().String()})
+	defer next.CloseIdleConnections()
+	rt := NewTransport(roundTripperFunc((&http.Client{Transport: next}).Do), newTestSigner(t))
+	req, _ := http.NewRequest(http.MethodGet, "http://10.0.0.2/start", nil)
+	req.Host = "www.example.com"
+	resp, err := rt.RoundTrip(req)
+	if resp != nil {
+		resp.Body.Close()
+	}
+	if s, _ := got.Load().(string); s == "" || !errors.Is(err, errSignatureLeft) {
+		t.Errorf("evil.test got %q; RoundTrip: %v; want the signature's leaving said", s, err)
+	}
+}
+
+// TestTransportPinnedRedirectsUnderACopier: a pinned caller's
+// http.Client follows relative redirects within the site through the
+// signer over a RoundTripper that sends a copy of each request, cloned
+// (otelhttp's) or built anew, its Response dropped: every hop is signed
+// and answered (review154).
+func TestTransportPinnedRedirectsUnderACopier(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/start":
+			http.Redirect(w, r, "/mid", http.StatusFound)
+		case "/mid":
+			http.Redirect(w, r, "/next", http.StatusFound)
+		default:
+			io.WriteString(w, "ok")
+		}
+	}))
+	defer site.Close()
+	next := namedTransport(map[string]string{"10.0.0.2:80": site.Listener.Addr().String()})
+	defer next.CloseIdleConnections()
+	for name, copyOf := range map[string]func(*http.Request) *http.Request{
+		"cloned": func(r *http.Request) *http.Request { return r.Clone(r.Context()) },
+		"built anew": func(r *http.Request) *http.Request {
+			c, _ := http.NewRequestWithContext(r.Context(), r.Method, r.URL.String(), nil)
+			c.Host, c.Header = r.Host, r.Header.Clone()
+			return c
+		},
+	} {
+		hc := &http.Client{Transport: NewTransport(roundTripperFunc(func(r *http.Request) (*http.Response, error) {
+			return next.RoundTrip(copyOf(r))
+		}), newTestSigner(t))}
+		req, _ := http.NewRequest(http.MethodGet, "http://10.0.0.2/start", nil)
+		req.Host = "www.example.com"
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Errorf("%s: %v; want the last hop's answer", name, err)
+			continue
+		}
+		resp.Body.Close()
+	}
+}
+
 // TestTransportSignerBelowIsNoLeak: under an http.Client whose own
 // Transport signs again (another identity, or this package twice), each
 // hop carries the signer below's signature, made for the site it goes
