@@ -784,7 +784,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 		if held := k.doc.cache.putOver(e, cur, c.cfg.now()); held != e || !owned {
 			return held, nil
 		}
-		return c.storeFailure(k, e, e), nil
+		return c.storeFailure(k, e, e, prev), nil
 	case e.failures > 0 || !e.good():
 		// Nor is a check's failure, or the copy standing in for it,
 		// kept over an answer a chain redirected here published while
@@ -802,7 +802,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 		case held != e && !leased:
 			return held, nil
 		}
-		return c.storeFailure(k, e, held), nil
+		return c.storeFailure(k, e, held, prev), nil
 	default:
 		k.doc.cache.put(e)
 	}
@@ -813,14 +813,14 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 }
 
 // storeFailure writes e, a fill's failure or the copy standing in for
-// it, to the Store, unless the Store holds a fresh answer: another
+// it, which went on from prev (see goesOn), to the Store, unless the Store holds a fresh answer: another
 // process's, or one a chain redirected here wrote without the lease
 // while this fill fetched, which is the newer. That one then takes the
 // place of seen, the entry memory held for k, and is returned. A bare
 // failure over another process's stand-in is written with that copy
 // standing in for it; an answer memory holds, checked since (a fetch of
 // this process's beside this one), is written back over it.
-func (c *Client) storeFailure(k key, e, seen *entry) *entry {
+func (c *Client) storeFailure(k key, e, seen, prev *entry) *entry {
 	s, _, outage := c.tier.read(c.base, k, true)
 	if s != nil && s.answers() {
 		return k.doc.cache.putOver(s, seen, c.cfg.now())
@@ -837,7 +837,7 @@ func (c *Client) storeFailure(k key, e, seen *entry) *entry {
 			e = in
 		}
 	}
-	c.tier.set(k, c.goesOn(k, e, outage))
+	c.tier.set(k, c.goesOn(k, e, prev, outage))
 	if m := k.doc.cache.peek(k.authority); m != nil && m != e && m.answers() && m.checked >= e.checked {
 		// A fetch of this process's answered beside this one (a hop's
 		// and a check's are not shared) and may have written the Store
@@ -849,23 +849,45 @@ func (c *Client) storeFailure(k key, e, seen *entry) *entry {
 	return seen
 }
 
-// goesOn returns e, a failure, as the Store is to keep it: going on from
-// the outage the Store records, when that began earlier and this fetch
-// continues it (as Client.unreachable reads an outage), so that its start
-// is the one every process recorded first. A Client that counts from its
-// own first failure, not taking the Store's (whose error policy reads a
-// failure the Store does not keep as disallow-all, or with no
-// WithUnreachableAllowAfter), once wrote its start over the fleet's, and
-// every process deferred the site for another WithUnreachableAllowAfter.
-func (c *Client) goesOn(k key, e, outage *entry) *entry {
-	if outage == nil || e.failures == 0 || refused(e.cause) || outage.since == 0 || outage.since >= e.since ||
-		e.fetched.sub(outage.expires) > c.cfg.outageKept(k) {
+// goesOn returns e, a failure that went on from prev, as the Store is to
+// keep it: going on from outage, the one the Store records, when this
+// fetch continues it (as Client.unreachable reads an outage) and prev is
+// no newer (this process heard no answer since, which the Store missed),
+// with its start, so that the start is the one every process recorded;
+// and with the last good copy standing in there still standing in, which
+// the readers whose policies take it read in place of the failure. A
+// Client that counts from its own first failure, not taking the Store's
+// (its error policy reads a failure the Store does not keep as
+// disallow-all, its stale window is shorter, or it has no
+// WithUnreachableAllowAfter), once wrote its start over the fleet's: an
+// earlier one, and every process deferred the site for another
+// WithUnreachableAllowAfter; or a later one, an outage it remembered that
+// had ended (the site answered another process), and every process
+// allowed all too soon; and its bare failure over the fleet's copy.
+func (c *Client) goesOn(k key, e, prev, outage *entry) *entry {
+	if outage == nil || e.failures == 0 || refused(e.cause) || outage.since == 0 || outage.since > e.fetched ||
+		e.fetched.sub(outage.expires) > c.cfg.outageKept(k) || prev != nil && prev.checked > outage.checked {
+		return e
+	}
+	ours := !e.stale && (e.outcome == OutcomeUnreachable || e.outcome == OutcomeAllowAll && c.cfg.outageAllows(k, e.fetched, e.since))
+	if ours && outage.stale && outage.good() && !hopChecked(outage) {
+		in := outage.clone()
+		in.failStatus, in.failures, in.since = e.failStatus, min(outage.failures+1, maxFailures), outage.since
+		in.cause, in.causes, in.errText = e.cause, e.causes, e.errText
+		in.checked, in.expires = e.checked, e.expires
+		return in.derive()
+	}
+	if outage.since == e.since {
 		return e
 	}
 	w := e.clone()
-	w.failures, w.since = max(e.failures, min(outage.failures+1, maxFailures)), outage.since
-	if w.outcome == OutcomeUnreachable && !w.stale && c.cfg.outageAllows(k, w.fetched, w.since) {
-		w.outcome = OutcomeAllowAll
+	w.failures, w.since = min(outage.failures+1, maxFailures), outage.since
+	if ours {
+		// The outcome of the outage's length, not of a policy's.
+		w.outcome = OutcomeUnreachable
+		if c.cfg.outageAllows(k, w.fetched, w.since) {
+			w.outcome = OutcomeAllowAll
+		}
 	}
 	return w
 }

@@ -148,8 +148,9 @@ func (t *sharedTier) get(parent context.Context, k key, fresh bool) (e *entry, v
 }
 
 // read is get that also returns the outage k's stored entry records, as
-// written, whether get returns it or not (expired, or an answer this
-// Client's policies do not give: see ownOutcome), or nil for none.
+// written, whether get returns it or not (expired, reached through a
+// checked hop, or an answer this Client's policies do not give: see
+// ownOutcome), or nil for none.
 func (t *sharedTier) read(parent context.Context, k key, fresh bool) (e *entry, vain bool, outage *entry) {
 	ctx, cancel := context.WithTimeout(parent, t.cfg.storeTimeout)
 	defer cancel()
@@ -162,14 +163,14 @@ func (t *sharedTier) read(parent context.Context, k key, fresh bool) (e *entry, 
 		return nil, true, nil
 	}
 	e, err = decodeEntry(k, b, t.crawler())
-	if err == nil && e.failures > 0 && !hopChecked(e) {
+	if err == nil && e.failures > 0 {
 		outage = e
 	}
 	if err == nil && fresh && e.expired(t.cfg.now()) {
 		return nil, false, outage
 	}
 	if err == nil && hopChecked(e) {
-		return nil, true, nil
+		return nil, true, outage
 	}
 	if err == nil {
 		err = t.plausible(k, e)

@@ -2459,6 +2459,143 @@ func TestStoreOutageStartOutlivesAStricterMember(t *testing.T) {
 	}
 }
 
+// TestStoreOutageStartAfterAnAnswer: the stricter member remembers an
+// outage begun at 0; the site then answers another member (rules at
+// 10m) and fails anew at 20m, with a failure the stricter member's
+// policy does not take from the Store. Its next failure, at 25m, goes on
+// in the Store from the outage begun at 20m, not from its own at 0,
+// which let every member allow all 41 minutes into a one-hour
+// WithUnreachableAllowAfter (review154).
+func TestStoreOutageStartAfterAnAnswer(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	var mode atomic.Value
+	mode.Store("503")
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		switch mode.Load().(string) {
+		case "ok":
+			return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/plain"}},
+				Body: io.NopCloser(strings.NewReader(privateRules)), Request: r}, nil
+		case "cert":
+			return nil, &tls.CertificateVerificationError{Err: x509.CertificateInvalidError{Reason: x509.Expired}}
+		}
+		return &http.Response{StatusCode: 503, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("down")), Request: r}, nil
+	})}
+	clock := newTestClock()
+	start := clock.Now()
+	opts := []Option{WithHTTPClient(hc), WithClock(clock.Now), WithStore(newMemStore()), WithUnreachableAllowAfter(time.Hour),
+		WithMaxFreshness(5 * time.Minute), WithStaleWindow(15 * time.Minute)}
+	a := newTestClient(t, opts...)
+	strict := newTestClient(t, append(opts, WithErrorPolicy(disallowsOn(func(err error) bool {
+		var ie x509.CertificateInvalidError
+		return errors.As(err, &ie) && ie.Reason == x509.Expired
+	})))...)
+	const u = "http://a.test/private/x"
+	at := func(d time.Duration, m string, c *Client) {
+		clock.Advance(start.Add(d).Sub(clock.Now()))
+		mode.Store(m)
+		_, _ = c.Check(ctx, u)
+	}
+	at(0, "503", strict)
+	at(10*time.Minute, "ok", a)
+	at(20*time.Minute, "cert", a)
+	at(25*time.Minute, "503", strict)
+	for _, m := range []time.Duration{40, 50, 61, 70} {
+		clock.Advance(start.Add(m * time.Minute).Sub(clock.Now()))
+		if d, _ := a.Check(ctx, u); d.Allowed {
+			t.Errorf("%v into an outage begun at 20m, the site's rules seen at 10m: allowed all; want deferred until 80m", m*time.Minute-20*time.Minute)
+		}
+	}
+}
+
+// TestStoreStandInOutlivesAStricterMember: a member that does not take
+// the fleet's last good copy, standing in through an outage (its error
+// policy reads the copy's failure as disallow-all, or its stale window
+// is shorter), fetches itself and fails: what it writes keeps that copy
+// standing in, which it once replaced with its bare failure, an outage's
+// allow-all once it went on from the fleet's start: every member without
+// the copy in memory then allowed what it disallows (cache87).
+func TestStoreStandInOutlivesAStricterMember(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	const u = "http://site.test/private/x"
+	for name, strict := range map[string][]Option{
+		"an error policy stricter": {WithErrorPolicy(goneDisallows)},
+		"a shorter stale window":   {WithStaleWindow(10 * time.Minute)},
+	} {
+		var mode atomic.Value
+		mode.Store("up")
+		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			switch mode.Load().(string) {
+			case "dns":
+				return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+			case "503":
+				return &http.Response{StatusCode: 503, Request: r, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("down"))}, nil
+			}
+			return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
+				Body: io.NopCloser(strings.NewReader(privateRules))}, nil
+		})
+		clock := newTestClock()
+		opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithStore(newMemStore()), WithClock(clock.Now),
+			WithUnreachableAllowAfter(time.Hour)}
+		r := newTestClient(t, opts...)
+		if ok, err := r.Allowed(ctx, u); ok || err != nil {
+			t.Fatalf("%s: the site up: %v, %v; want disallowed", name, ok, err)
+		}
+		clock.Advance(2 * time.Minute)
+		mode.Store("dns")
+		start := clock.Now()
+		for clock.Now().Sub(start) < 2*time.Hour {
+			d, _ := r.Check(ctx, u)
+			clock.Advance(d.Expires.Sub(clock.Now()) + time.Second)
+		}
+		mode.Store("503")
+		_, _ = newTestClient(t, append(opts, strict...)...).Check(ctx, u)
+		for range 3 { // new members, an hour apart, the site still failing
+			if d, _ := newTestClient(t, opts...).Check(ctx, u); d.Allowed || !d.Stale {
+				t.Errorf("%s: a new member after the stricter one: allowed %v, stale %v; want the fleet's copy standing in", name, d.Allowed, d.Stale)
+			}
+			clock.Advance(time.Hour)
+		}
+	}
+}
+
+// TestStoreHopOutageStartOutlivesAMember: a site whose robots.txt is a
+// file on another site, reached through a checked hop, fails for hours:
+// a member joining with the options of the one that reached the
+// outage's allow-all writes its failure going on from the fleet's start,
+// as for a site's own file (cache87).
+func TestStoreHopOutageStartOutlivesAMember(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	w := newHosts(t)
+	w.on("a.test/robots.txt", redirectTo("http://cdn.test/r/a.txt"))
+	w.on("cdn.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("cdn.test/r/a.txt", serve(500, "down")) // not a 503, whose hold of a second each fetch would wait out
+	const u = "http://a.test/private/x"
+	clock := newTestClock()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+		WithStore(newMemStore()), WithUnreachableAllowAfter(time.Hour)}
+	a := newTestClient(t, opts...)
+	start := clock.Now()
+	for clock.Now().Sub(start) < 2*time.Hour {
+		d, _ := a.Check(ctx, u)
+		clock.Advance(d.Expires.Sub(clock.Now()))
+	}
+	if d, _ := a.Check(ctx, u); !d.Allowed {
+		t.Fatalf("two hours into a one-hour outage: %+v; want allowed", d)
+	}
+	b := newTestClient(t, opts...) // joins two hours in
+	_, _ = b.Check(ctx, u)
+	for range 12 { // the next 84 minutes
+		clock.Advance(7 * time.Minute)
+		_, _ = b.Check(ctx, u)
+		if d, err := a.Check(ctx, u); !d.Allowed {
+			t.Fatalf("%v into the outage, after a member joined: deferred, %d failures (%v); want allowed", clock.Now().Sub(start), d.Failures, err)
+		}
+	}
+}
+
 // TestStoreOutagePolicyAskedOnce: a reader of outages' allow-alls asks
 // its error policy of every kind of failure once, not at each read (some
 // 1,600 calls), and a panic of the policy is not kept as its answer: the
