@@ -261,7 +261,13 @@ func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 // so without the robots and TDMRep META tags, resting on the same
 // robots.txt, and, for a response without a Content-Type, with
 // X-Robots-Tag's noimageai (no body tells it is not an image); a nil resp
-// gives the zero Usage.
+// gives the zero Usage. Under [WithTDMRep] a tdmrep.json not yet cached is
+// fetched through the Client's HTTP client, which [NewClientTransport]
+// shares with the pages: under a cap of connections per host
+// (http.Transport's MaxConnsPerHost) the page whose body is unread may
+// hold the one the fetch needs, which then waits out WithFetchTimeout
+// and reads the file as unreachable (train-ai=n). There, ask it, and
+// [Transport.Receipt], once the body is read or closed.
 func (t *Transport) Usage(resp *http.Response) Usage {
 	t.mustBeMade()
 	if resp == nil {
@@ -375,7 +381,12 @@ func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Head
 	if fileErr != nil {
 		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
 	}
-	header := tdmSay{source: "tdm-header", where: "tdm-reservation", policy: strings.TrimSpace(h.Get("Tdm-Policy"))}
+	header := tdmSay{source: "tdm-header", where: "tdm-reservation"}
+	for _, line := range h.Values("Tdm-Policy") { // the first that says one: an empty line an intermediary added says none
+		if header.policy = strings.TrimSpace(line); header.policy != "" {
+			break
+		}
+	}
 	for _, line := range h.Values("Tdm-Reservation") {
 		for v := range strings.SplitSeq(line, ",") { // lines joined are one list (RFC 9110 §5.3)
 			if reserved, ok := tdmrep.Reservation(v); ok {

@@ -168,6 +168,9 @@ func TestReceiptSources(t *testing.T) {
 			body: `<html><head><meta name="robots" content="noai"></head>`, usage: "", signals: []string{}},
 		{name: "tdm-header", robots: open, headers: []string{"Tdm-Reservation", "1", "Tdm-Policy", "https://example.com/policy.json"},
 			usage: "train-ai=n", signals: []string{"tdm-header train-ai n tdm-reservation"}, policy: "https://example.com/policy.json"},
+		{name: "tdm-header policy after an empty line", robots: open, // an intermediary's line says none (consent87)
+			headers: []string{"Tdm-Reservation", "1", "Tdm-Policy", "", "Tdm-Policy", "https://example.com/policy.json"},
+			usage:   "train-ai=n", signals: []string{"tdm-header train-ai n tdm-reservation"}, policy: "https://example.com/policy.json"},
 		{name: "tdm-header 0", robots: open, headers: []string{"tdm-reservation", "0", "Tdm-Policy", "https://example.com/policy.json"},
 			usage: "", signals: []string{"tdm-header train-ai unknown tdm-reservation"}},
 		{name: "tdm-header not 0 or 1", robots: open, headers: []string{"Tdm-Reservation", "yes"},
