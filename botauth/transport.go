@@ -168,10 +168,15 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// robotstxt Transport above that a hop went unchecked; marked,
 		// as net/http builds the next hop from its own request, not this
 		// one. A copy a RoundTripper below sent elsewhere (a pool's)
-		// keeps the caller's own redirect, whose requests are unsigned:
-		// a Transport above tells it for the caller's.
-		r := unsigned(resp.Request, context.WithValue(resp.Request.Context(), belowHop{}, true))
-		if resp.Request.Response == req.Response {
+		// is no hop: it keeps the caller's own redirect, whose requests
+		// are unsigned, unmarked (a Transport above, and keptHost, tell
+		// it for the caller's).
+		ctx, own := resp.Request.Context(), resp.Request.Response == req.Response
+		if !own {
+			ctx = context.WithValue(ctx, belowHop{}, true)
+		}
+		r := unsigned(resp.Request, ctx)
+		if own {
 			r.Response = req.Response
 		}
 		resp.Request = r

@@ -811,6 +811,37 @@ func TestTransportPinnedRedirectsUnderACopier(t *testing.T) {
 	}
 }
 
+// TestTransportPinnedRedirectOverAPool: a pinned caller's http.Client
+// follows a relative redirect within the site through the signer over a
+// pool that sends a copy of each request to another address of the
+// site: the copy the signer hands back is the caller's own, no hop
+// followed below, and the next hop, whose Host net/http kept, is signed
+// (review155).
+func TestTransportPinnedRedirectOverAPool(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/start" {
+			http.Redirect(w, r, "/next", http.StatusFound)
+			return
+		}
+		io.WriteString(w, "ok")
+	}))
+	defer site.Close()
+	next := namedTransport(map[string]string{"10.0.0.7:80": site.Listener.Addr().String()})
+	defer next.CloseIdleConnections()
+	pool := roundTripperFunc(func(r *http.Request) (*http.Response, error) {
+		c := r.Clone(r.Context())
+		c.Host, c.URL.Host = cmp.Or(r.Host, r.URL.Host), "10.0.0.7"
+		return next.RoundTrip(c)
+	})
+	req, _ := http.NewRequest(http.MethodGet, "http://10.0.0.2/start", nil)
+	req.Host = "www.example.com"
+	resp, err := (&http.Client{Transport: NewTransport(pool, newTestSigner(t))}).Do(req)
+	if err != nil {
+		t.Fatalf("a pinned caller's redirect within the site, over a pool: %v; want the page", err)
+	}
+	resp.Body.Close()
+}
+
 // TestTransportSignerBelowIsNoLeak: under an http.Client whose own
 // Transport signs again (another identity, or this package twice), each
 // hop carries the signer below's signature, made for the site it goes
