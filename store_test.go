@@ -2463,65 +2463,89 @@ func TestStoreOutageStartOutlivesAStricterMember(t *testing.T) {
 // outage begun at 0; the site then answers another member (rules at
 // 10m) and fails anew at 20m, with a failure the stricter member's
 // policy does not take from the Store. Its next failure, at 25m, goes on
-// in the Store from the outage begun at 20m, not from its own at 0,
-// which let every member allow all 41 minutes into a one-hour
-// WithUnreachableAllowAfter (review154).
+// from the outage begun at 20m, in the Store and in its own answer, not
+// from its own at 0, which let every member allow all 41 minutes into a
+// one-hour WithUnreachableAllowAfter (review154, review155); so too when
+// its write at 25m failed, its memory then newer than the Store's
+// record, though it heard no answer.
 func TestStoreOutageStartAfterAnAnswer(t *testing.T) {
-	checkLeaks(t)
-	ctx := context.Background()
-	var mode atomic.Value
-	mode.Store("503")
-	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		switch mode.Load().(string) {
-		case "ok":
-			return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/plain"}},
-				Body: io.NopCloser(strings.NewReader(privateRules)), Request: r}, nil
-		case "cert":
-			return nil, &tls.CertificateVerificationError{Err: x509.CertificateInvalidError{Reason: x509.Expired}}
+	for _, setFails := range []bool{false, true} {
+		checkLeaks(t)
+		ctx := context.Background()
+		var mode atomic.Value
+		mode.Store("503")
+		hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			switch mode.Load().(string) {
+			case "ok":
+				return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/plain"}},
+					Body: io.NopCloser(strings.NewReader(privateRules)), Request: r}, nil
+			case "cert":
+				return nil, &tls.CertificateVerificationError{Err: x509.CertificateInvalidError{Reason: x509.Expired}}
+			}
+			return &http.Response{StatusCode: 503, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("down")), Request: r}, nil
+		})}
+		clock := newTestClock()
+		start := clock.Now()
+		store := &failingSets{memStore: newMemStore()}
+		opts := []Option{WithHTTPClient(hc), WithClock(clock.Now), WithStore(store), WithUnreachableAllowAfter(time.Hour),
+			WithMaxFreshness(5 * time.Minute), WithStaleWindow(15 * time.Minute)}
+		a := newTestClient(t, opts...)
+		strict := newTestClient(t, append(opts, WithErrorPolicy(disallowsOn(func(err error) bool {
+			var ie x509.CertificateInvalidError
+			return errors.As(err, &ie) && ie.Reason == x509.Expired
+		})))...)
+		const u = "http://a.test/private/x"
+		at := func(d time.Duration, m string, c *Client) Decision {
+			clock.Advance(start.Add(d).Sub(clock.Now()))
+			mode.Store(m)
+			d2, _ := c.Check(ctx, u)
+			return d2
 		}
-		return &http.Response{StatusCode: 503, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("down")), Request: r}, nil
-	})}
-	clock := newTestClock()
-	start := clock.Now()
-	opts := []Option{WithHTTPClient(hc), WithClock(clock.Now), WithStore(newMemStore()), WithUnreachableAllowAfter(time.Hour),
-		WithMaxFreshness(5 * time.Minute), WithStaleWindow(15 * time.Minute)}
-	a := newTestClient(t, opts...)
-	strict := newTestClient(t, append(opts, WithErrorPolicy(disallowsOn(func(err error) bool {
-		var ie x509.CertificateInvalidError
-		return errors.As(err, &ie) && ie.Reason == x509.Expired
-	})))...)
-	const u = "http://a.test/private/x"
-	at := func(d time.Duration, m string, c *Client) {
-		clock.Advance(start.Add(d).Sub(clock.Now()))
-		mode.Store(m)
-		_, _ = c.Check(ctx, u)
-	}
-	at(0, "503", strict)
-	at(10*time.Minute, "ok", a)
-	at(20*time.Minute, "cert", a)
-	at(25*time.Minute, "503", strict)
-	for _, m := range []time.Duration{40, 50, 61, 70} {
-		clock.Advance(start.Add(m * time.Minute).Sub(clock.Now()))
-		if d, _ := a.Check(ctx, u); d.Allowed {
-			t.Errorf("%v into an outage begun at 20m, the site's rules seen at 10m: allowed all; want deferred until 80m", m*time.Minute-20*time.Minute)
+		at(0, "503", strict)
+		at(10*time.Minute, "ok", a)
+		at(20*time.Minute, "cert", a)
+		store.failing.Store(setFails)
+		at(25*time.Minute, "503", strict)
+		store.failing.Store(false)
+		at(30*time.Minute, "503", strict)
+		for _, m := range []time.Duration{40, 50, 61, 70} {
+			for name, c := range map[string]*Client{"another member": a, "the stricter member": strict} {
+				if d := at(m*time.Minute, "503", c); d.Allowed {
+					t.Errorf("Set failing %v: %s: %v into an outage begun at 20m, the site's rules seen at 10m: allowed all; want deferred until 80m",
+						setFails, name, m*time.Minute-20*time.Minute)
+				}
+			}
 		}
 	}
 }
 
+// failingSets is a memStore whose Sets fail while failing is set.
+type failingSets struct {
+	*memStore
+	failing atomic.Bool
+}
+
+func (s *failingSets) Set(ctx context.Context, key string, v []byte, ttl time.Duration) error {
+	if s.failing.Load() {
+		return errors.New("test: the Store timed out")
+	}
+	return s.memStore.Set(ctx, key, v, ttl)
+}
+
 // TestStoreStandInOutlivesAStricterMember: a member that does not take
 // the fleet's last good copy, standing in through an outage (its error
-// policy reads the copy's failure as disallow-all, or its stale window
-// is shorter), fetches itself and fails: what it writes keeps that copy
-// standing in, which it once replaced with its bare failure, an outage's
-// allow-all once it went on from the fleet's start: every member without
-// the copy in memory then allowed what it disallows (cache87).
+// policy reads the copy's failure as disallow-all), fetches itself and
+// fails: what it writes keeps that copy standing in, which it once
+// replaced with its bare failure, an outage's allow-all once it went on
+// from the fleet's start: every member without the copy in memory then
+// allowed what it disallows (cache87). (A member whose stale window no
+// longer covers the copy goes on as it would alone: see goesOn.)
 func TestStoreStandInOutlivesAStricterMember(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
 	const u = "http://site.test/private/x"
 	for name, strict := range map[string][]Option{
 		"an error policy stricter": {WithErrorPolicy(goneDisallows)},
-		"a shorter stale window":   {WithStaleWindow(10 * time.Minute)},
 	} {
 		var mode atomic.Value
 		mode.Store("up")
@@ -2557,6 +2581,46 @@ func TestStoreStandInOutlivesAStricterMember(t *testing.T) {
 			}
 			clock.Advance(time.Hour)
 		}
+	}
+}
+
+// TestStoreStandInPastItsWindow: once the last good copy is past the
+// stale window, a member's answer is the outage's allow-all, and so is
+// what it writes: the copy written back standing in, which every reader
+// refuses as older than its window, made a member joining count the
+// outage from its first failure (review155).
+func TestStoreStandInPastItsWindow(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	const u = "http://site.test/private/x"
+	var mode atomic.Value
+	mode.Store("up")
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if mode.Load().(string) == "dns" {
+			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+		}
+		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
+			Body: io.NopCloser(strings.NewReader(privateRules))}, nil
+	})
+	clock := newTestClock()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithStore(newMemStore()), WithClock(clock.Now),
+		WithStaleWindow(time.Hour), WithUnreachableAllowAfter(30 * time.Minute)}
+	r := newTestClient(t, opts...)
+	if ok, err := r.Allowed(ctx, u); ok || err != nil {
+		t.Fatalf("the site up: %v, %v; want disallowed", ok, err)
+	}
+	clock.Advance(2 * time.Minute)
+	mode.Store("dns")
+	start := clock.Now()
+	for clock.Now().Sub(start) < 3*time.Hour {
+		d, _ := r.Check(ctx, u)
+		clock.Advance(d.Expires.Sub(clock.Now()) + time.Second)
+	}
+	if d, _ := r.Check(ctx, u); !d.Allowed {
+		t.Fatalf("3 h into the outage, the copy past its 1 h window: %+v; want allowed", d)
+	}
+	if d, err := newTestClient(t, opts...).Check(ctx, u); !d.Allowed {
+		t.Errorf("a member joining 3 h into the outage: %+v, %v; want the fleet's allow-all", d, err)
 	}
 }
 
