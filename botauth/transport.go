@@ -171,7 +171,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// is no hop: it keeps the caller's own redirect, whose requests
 		// are unsigned, unmarked (a Transport above, and keptHost, tell
 		// it for the caller's).
-		ctx, own := resp.Request.Context(), resp.Request.Response == req.Response
+		ctx, own := resp.Request.Context(), copyOf(resp.Request, req)
 		if !own {
 			ctx = context.WithValue(ctx, belowHop{}, true)
 		}
@@ -182,6 +182,14 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Request = r
 	}
 	return resp, err
+}
+
+// copyOf reports whether r is a copy of req a RoundTripper below sent,
+// to another address maybe (a pool's), not a hop it followed: the
+// redirect it answers is req's, and it asks req's target of req's site.
+func copyOf(r, req *http.Request) bool {
+	return r.Response == req.Response && r.URL.RequestURI() == req.URL.RequestURI() &&
+		target.Authority(r.URL.Scheme, cmp.Or(r.Host, r.URL.Host)) == target.Authority(req.URL.Scheme, cmp.Or(req.Host, req.URL.Host))
 }
 
 // unsigned returns a copy of r with ctx and without the fields Sign

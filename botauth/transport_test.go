@@ -842,6 +842,65 @@ func TestTransportPinnedRedirectOverAPool(t *testing.T) {
 	resp.Body.Close()
 }
 
+// TestTransportFollowerBelowClonesAHop: a pinned caller over the signer
+// over a RoundTripper that follows redirects itself by cloning the
+// request (its Response then the caller's, nil), keeping the Host for
+// "//evil.test/a": that hop is no copy of the caller's request, and the
+// next hop net/http sends to evil.test, its Host kept, is not signed
+// for the site (review156).
+func TestTransportFollowerBelowClonesAHop(t *testing.T) {
+	var leaked atomic.Int32
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Signature") != "" {
+			leaked.Add(1)
+		}
+		if r.URL.Path == "/a" {
+			w.Header().Set("Location", "//evil.test/b")
+			w.WriteHeader(http.StatusFound)
+			return
+		}
+		io.WriteString(w, "evil")
+	}))
+	defer evil.Close()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", "//evil.test/a")
+		w.WriteHeader(http.StatusFound)
+	}))
+	defer site.Close()
+	next := namedTransport(map[string]string{"10.0.0.2:80": site.Listener.Addr().String(), "evil.test:80": evil.Listener.Addr().String()})
+	defer next.CloseIdleConnections()
+	follower := roundTripperFunc(func(r *http.Request) (*http.Response, error) {
+		for range 5 {
+			resp, err := next.RoundTrip(r)
+			if err != nil || resp.StatusCode != http.StatusFound || r.URL.Host == "evil.test" {
+				return resp, err
+			}
+			loc, err := r.URL.Parse(resp.Header.Get("Location"))
+			if err != nil {
+				return resp, nil
+			}
+			resp.Body.Close()
+			c := r.Clone(r.Context()) // the Host kept
+			for k := range c.Header {
+				if isSignatureField(k) {
+					delete(c.Header, k) // not sent elsewhere
+				}
+			}
+			c.URL = loc
+			r = c
+		}
+		return nil, io.ErrUnexpectedEOF
+	})
+	req, _ := http.NewRequest(http.MethodGet, "http://10.0.0.2/start", nil)
+	req.Host = "www.example.com"
+	if resp, err := (&http.Client{Transport: NewTransport(follower, newTestSigner(t))}).Do(req); err == nil {
+		resp.Body.Close()
+	}
+	if n := leaked.Load(); n > 0 {
+		t.Errorf("evil.test got %d signature(s) made for www.example.com", n)
+	}
+}
+
 // TestTransportSignerBelowIsNoLeak: under an http.Client whose own
 // Transport signs again (another identity, or this package twice), each
 // hop carries the signer below's signature, made for the site it goes
