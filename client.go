@@ -837,12 +837,10 @@ func (c *Client) storeFailure(k key, e, seen, prev *entry) *entry {
 			e = in
 		}
 	}
-	w := c.goesOn(k, e, prev, outage)
-	c.tier.set(k, w)
-	if w.since > e.since && w.stale == e.stale && seen == e {
-		// The outage this process remembered had ended: it counts from
-		// the Store's too, which is only later.
-		seen = k.doc.cache.putOver(w, seen, c.cfg.now())
+	kept, mine := c.goesOn(k, e, prev, outage)
+	c.tier.set(k, kept)
+	if mine != e && seen == e {
+		seen = k.doc.cache.putOver(mine, seen, c.cfg.now())
 	}
 	if m := k.doc.cache.peek(k.authority); m != nil && m != e && m.answers() && m.checked >= e.checked {
 		// A fetch of this process's answered beside this one (a hop's
@@ -856,50 +854,53 @@ func (c *Client) storeFailure(k key, e, seen, prev *entry) *entry {
 }
 
 // goesOn returns e, a failure that went on from prev, as the Store is to
-// keep it: going on from outage, the one the Store records, when this
-// fetch continues it (as Client.unreachable reads an outage) and prev
-// shows no answer the Store missed since (a good copy, or an outage begun
-// after the Store's record), with its start, so that the start is the
-// one every process recorded; and with the last good copy standing in
-// there still standing in while this Client's stale window covers it,
-// which the readers whose policies take it read in place of the failure.
-// A Client that counts from its own first failure, not taking the
-// Store's (its error policy reads a failure the Store does not keep as
-// disallow-all, or it has no WithUnreachableAllowAfter), once wrote its
-// start over the fleet's: an earlier one, and every process deferred the
-// site for another WithUnreachableAllowAfter; or a later one, an outage
-// it remembered that had ended (the site answered another process), and
-// every process allowed all too soon; and its bare failure over the
-// fleet's copy.
-func (c *Client) goesOn(k key, e, prev, outage *entry) *entry {
+// keep it (kept) and as this Client answers (mine): going on from outage,
+// the one the Store records, when this fetch continues it (as
+// Client.unreachable reads an outage) and prev shows no answer the Store
+// missed since (a good copy, or an outage begun after the Store's
+// record), with its start, so that the start is the one every process
+// recorded; and with the last good copy standing in there still standing
+// in as standIn would keep this Client's own, which the readers whose
+// policies take it read in place of the failure. A Client that counts
+// from its own first failure, not taking the Store's (its error policy
+// reads a failure the Store does not keep as disallow-all, or it has no
+// WithUnreachableAllowAfter), once wrote its start over the fleet's: an
+// earlier one, and every process deferred the site for another
+// WithUnreachableAllowAfter; or a later one, an outage it remembered
+// that had ended (the site answered another process), and every process
+// allowed all too soon; and its bare failure over the fleet's copy. Its
+// own answer takes the Store's start only when that is later.
+func (c *Client) goesOn(k key, e, prev, outage *entry) (kept, mine *entry) {
 	if outage == nil || e.failures == 0 || refused(e.cause) || outage.since == 0 || outage.since > e.fetched ||
 		e.fetched.sub(outage.expires) > c.cfg.outageKept(k) ||
 		prev != nil && prev.checked > outage.checked && (prev.failures == 0 || prev.since > outage.checked) {
-		return e
+		return e, e
 	}
 	ours := !e.stale && (e.outcome == OutcomeUnreachable || e.outcome == OutcomeAllowAll && c.cfg.outageAllows(k, e.fetched, e.since))
-	if ours && outage.stale && outage.good() && !hopChecked(outage) && e.fetched.sub(outage.fetched) < c.cfg.staleWindow {
-		// A copy this Client's stale window still covers, as standIn
-		// judges its own: past it, as alone, the outage goes on bare.
-		in := outage.clone()
-		in.failStatus, in.failures, in.since = e.failStatus, min(outage.failures+1, maxFailures), outage.since
-		in.cause, in.causes, in.errText = e.cause, e.causes, e.errText
-		in.checked, in.expires = e.checked, min(e.expires, outage.fetched.add(c.cfg.staleWindow))
-		return in.derive()
-	}
-	if outage.since == e.since {
-		return e
-	}
-	w := e.clone()
-	w.failures, w.since = min(outage.failures+1, maxFailures), outage.since
-	if ours {
-		// The outcome of the outage's length, not of a policy's.
-		w.outcome = OutcomeUnreachable
-		if c.cfg.outageAllows(k, w.fetched, w.since) {
-			w.outcome = OutcomeAllowAll
+	bare := e
+	if outage.since != e.since {
+		bare = e.clone()
+		bare.failures, bare.since = min(outage.failures+1, maxFailures), outage.since
+		if ours {
+			// The outcome of the outage's length, not of a policy's.
+			bare.outcome = OutcomeUnreachable
+			if c.cfg.outageAllows(k, bare.fetched, bare.since) {
+				bare.outcome = OutcomeAllowAll
+			}
 		}
+		bare = bare.derive()
 	}
-	return w
+	kept, mine = bare, e
+	if bare.since > e.since {
+		mine = bare // the outage this process remembered had ended
+	}
+	if ours && outage.stale && outage.good() && !hopChecked(outage) {
+		// The Store's copy stands in as this Client's own would (see
+		// standIn): within its stale window, and not to end before the
+		// failure's back-off.
+		kept = cmp.Or(c.standIn(outage, bare, c.cfg.now()), bare)
+	}
+	return kept, mine
 }
 
 // refresh fetches k's document on parent (c.base, or the fetch whose

@@ -2469,7 +2469,11 @@ func TestStoreOutageStartOutlivesAStricterMember(t *testing.T) {
 // its write at 25m failed, its memory then newer than the Store's
 // record, though it heard no answer.
 func TestStoreOutageStartAfterAnAnswer(t *testing.T) {
-	for _, setFails := range []bool{false, true} {
+	for _, tc := range []struct {
+		setFails bool
+		window   time.Duration // 2 h: the copy another member stood in still stands in the Store (review156)
+	}{{false, 15 * time.Minute}, {true, 15 * time.Minute}, {false, 2 * time.Hour}} {
+		setFails := tc.setFails
 		checkLeaks(t)
 		ctx := context.Background()
 		var mode atomic.Value
@@ -2488,7 +2492,7 @@ func TestStoreOutageStartAfterAnAnswer(t *testing.T) {
 		start := clock.Now()
 		store := &failingSets{memStore: newMemStore()}
 		opts := []Option{WithHTTPClient(hc), WithClock(clock.Now), WithStore(store), WithUnreachableAllowAfter(time.Hour),
-			WithMaxFreshness(5 * time.Minute), WithStaleWindow(15 * time.Minute)}
+			WithMaxFreshness(5 * time.Minute), WithStaleWindow(tc.window)}
 		a := newTestClient(t, opts...)
 		strict := newTestClient(t, append(opts, WithErrorPolicy(disallowsOn(func(err error) bool {
 			var ie x509.CertificateInvalidError
@@ -2509,10 +2513,14 @@ func TestStoreOutageStartAfterAnAnswer(t *testing.T) {
 		store.failing.Store(false)
 		at(30*time.Minute, "503", strict)
 		for _, m := range []time.Duration{40, 50, 61, 70} {
-			for name, c := range map[string]*Client{"another member": a, "the stricter member": strict} {
+			members := map[string]*Client{"another member": a, "the stricter member": strict}
+			if tc.window > 15*time.Minute {
+				delete(members, "another member") // whose own fetches would renew the Store's record
+			}
+			for name, c := range members {
 				if d := at(m*time.Minute, "503", c); d.Allowed {
-					t.Errorf("Set failing %v: %s: %v into an outage begun at 20m, the site's rules seen at 10m: allowed all; want deferred until 80m",
-						setFails, name, m*time.Minute-20*time.Minute)
+					t.Errorf("Set failing %v, stale window %v: %s: %v into an outage begun at 20m, the site's rules seen at 10m: allowed all; want deferred until 80m",
+						setFails, tc.window, name, m*time.Minute-20*time.Minute)
 				}
 			}
 		}
@@ -2621,6 +2629,48 @@ func TestStoreStandInPastItsWindow(t *testing.T) {
 	}
 	if d, err := newTestClient(t, opts...).Check(ctx, u); !d.Allowed {
 		t.Errorf("a member joining 3 h into the outage: %+v, %v; want the fleet's allow-all", d, err)
+	}
+}
+
+// TestStoreStandInAfterARetryAfter: a 503 whose Retry-After outlasts
+// the last good copy's stale window lets the failure stand, in the
+// Store as in memory: the copy written back standing in, to expire with
+// its window, had a member joining ask the site before the Retry-After
+// ended (review156).
+func TestStoreStandInAfterARetryAfter(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	const u = "http://site.test/private/x"
+	var mode atomic.Value
+	var asked atomic.Int32
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		asked.Add(1)
+		switch mode.Load().(string) {
+		case "dns":
+			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+		case "503":
+			return &http.Response{StatusCode: 503, Request: r, Header: http.Header{"Retry-After": {"3600"}}, Body: io.NopCloser(strings.NewReader("down"))}, nil
+		}
+		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
+			Body: io.NopCloser(strings.NewReader(privateRules))}, nil
+	})
+	clock := newTestClock()
+	start := clock.Now()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithStore(newMemStore()), WithClock(clock.Now),
+		WithStaleWindow(time.Hour), WithUnreachableAllowAfter(2 * time.Hour)}
+	a := newTestClient(t, opts...)
+	at := func(d time.Duration, m string, c *Client) {
+		clock.Advance(start.Add(d).Sub(clock.Now()))
+		mode.Store(m)
+		_, _ = c.Check(ctx, u)
+	}
+	at(0, "up", a)
+	at(10*time.Minute, "dns", a)
+	at(50*time.Minute, "503", a)
+	n := asked.Load()
+	at(61*time.Minute, "503", newTestClient(t, opts...))
+	if asked.Load() != n {
+		t.Errorf("a member joining at 61m asked the site, whose Retry-After, given at 50m, runs to 110m")
 	}
 }
 
