@@ -2428,7 +2428,6 @@ func TestStoreOutageEarlierFailureKind(t *testing.T) {
 // the site for another WithUnreachableAllowAfter (store86).
 func TestStoreOutageStartOutlivesAStricterMember(t *testing.T) {
 	checkLeaks(t)
-	ctx := context.Background()
 	s := newSite(t, serve(503, "down"))
 	u := s.URL + "/x"
 	clock := newTestClock()
@@ -2437,7 +2436,19 @@ func TestStoreOutageStartOutlivesAStricterMember(t *testing.T) {
 			var ie x509.CertificateInvalidError
 			return errors.As(err, &ie) && ie.Reason == x509.Expired
 		}))}
-	a := newTestClient(t, opts...)
+	if d := joinTwoHoursIn(t, clock, u, newTestClient(t, opts...), newTestClient(t, opts...)); d.Allowed {
+		t.Errorf("the member joining took the fleet's allow-all: %+v", d)
+	}
+}
+
+// joinTwoHoursIn has a check u through the first two hours of an outage
+// of a one-hour WithUnreachableAllowAfter, until it allows all; then
+// joiner joins, whose first Decision it returns: for the next 84
+// minutes, joiner checking beside it, a must go on allowing all, the
+// outage having begun when the fleet saw it.
+func joinTwoHoursIn(t *testing.T, clock *testClock, u string, a, joiner *Client) Decision {
+	t.Helper()
+	ctx := context.Background()
 	start := clock.Now()
 	for clock.Now().Sub(start) < 2*time.Hour {
 		d, _ := a.Check(ctx, u)
@@ -2446,17 +2457,15 @@ func TestStoreOutageStartOutlivesAStricterMember(t *testing.T) {
 	if d, _ := a.Check(ctx, u); !d.Allowed {
 		t.Fatalf("two hours into a one-hour outage: %+v; want allowed", d)
 	}
-	c := newTestClient(t, opts...) // joins two hours in
-	if d, _ := c.Check(ctx, u); d.Allowed {
-		t.Errorf("the member joining took the fleet's allow-all: %+v", d)
-	}
-	for range 12 { // the next 84 minutes
+	joined, _ := joiner.Check(ctx, u)
+	for range 12 {
 		clock.Advance(7 * time.Minute)
-		_, _ = c.Check(ctx, u)
-		if d, _ := a.Check(ctx, u); !d.Allowed {
-			t.Fatalf("%v into the outage, after a member joined: deferred, %d failures; want allowed, the outage began when the fleet saw it", clock.Now().Sub(start), d.Failures)
+		_, _ = joiner.Check(ctx, u)
+		if d, err := a.Check(ctx, u); !d.Allowed {
+			t.Fatalf("%v into the outage, after a member joined: deferred, %d failures (%v); want allowed", clock.Now().Sub(start), d.Failures, err)
 		}
 	}
+	return joined
 }
 
 // TestStoreOutageStartAfterAnAnswer: the stricter member remembers an
@@ -2681,7 +2690,6 @@ func TestStoreStandInAfterARetryAfter(t *testing.T) {
 // as for a site's own file (cache87).
 func TestStoreHopOutageStartOutlivesAMember(t *testing.T) {
 	checkLeaks(t)
-	ctx := context.Background()
 	w := newHosts(t)
 	w.on("a.test/robots.txt", redirectTo("http://cdn.test/r/a.txt"))
 	w.on("cdn.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
@@ -2690,24 +2698,7 @@ func TestStoreHopOutageStartOutlivesAMember(t *testing.T) {
 	clock := newTestClock()
 	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
 		WithStore(newMemStore()), WithUnreachableAllowAfter(time.Hour)}
-	a := newTestClient(t, opts...)
-	start := clock.Now()
-	for clock.Now().Sub(start) < 2*time.Hour {
-		d, _ := a.Check(ctx, u)
-		clock.Advance(d.Expires.Sub(clock.Now()))
-	}
-	if d, _ := a.Check(ctx, u); !d.Allowed {
-		t.Fatalf("two hours into a one-hour outage: %+v; want allowed", d)
-	}
-	b := newTestClient(t, opts...) // joins two hours in
-	_, _ = b.Check(ctx, u)
-	for range 12 { // the next 84 minutes
-		clock.Advance(7 * time.Minute)
-		_, _ = b.Check(ctx, u)
-		if d, err := a.Check(ctx, u); !d.Allowed {
-			t.Fatalf("%v into the outage, after a member joined: deferred, %d failures (%v); want allowed", clock.Now().Sub(start), d.Failures, err)
-		}
-	}
+	joinTwoHoursIn(t, clock, u, newTestClient(t, opts...), newTestClient(t, opts...))
 }
 
 // TestStoreOutagePolicyAskedOnce: a reader of outages' allow-alls asks
