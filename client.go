@@ -871,8 +871,7 @@ func (c *Client) storeFailure(k key, e, seen, prev *entry) *entry {
 // allowed all too soon; and its bare failure over the fleet's copy. Its
 // own answer takes the Store's start only when that is later.
 func (c *Client) goesOn(k key, e, prev, outage *entry) (kept, mine *entry) {
-	if outage == nil || e.failures == 0 || refused(e.cause) || outage.since == 0 || outage.since > e.fetched ||
-		e.fetched.sub(outage.expires) > c.cfg.outageKept(k) ||
+	if !c.cfg.continues(k, e.fetched, outage) || e.failures == 0 || refused(e.cause) || outage.since == 0 || outage.since > e.fetched ||
 		prev != nil && prev.checked > outage.checked && (prev.failures == 0 || prev.since > outage.checked) {
 		return e, e
 	}
@@ -1056,7 +1055,7 @@ func (c *Client) keepTheirFailure(res fetchResult, now time.Time) {
 func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Time) *entry {
 	at := e.fetched
 	e.failStatus, e.failures, e.since = e.status, 1, at
-	if prev != nil && prev.failures > 0 && at.sub(prev.expires) <= c.cfg.outageKept(k) {
+	if c.cfg.continues(k, at, prev) {
 		e.failures, e.since = min(prev.failures+1, maxFailures), prev.since
 		if e.since == 0 || e.since > at {
 			e.since = prev.checked

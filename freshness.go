@@ -288,6 +288,13 @@ func (c *config) outageKept(k key) time.Duration {
 	return c.maxBackoff
 }
 
+// continues reports whether a failure of k's document at at goes on the
+// outage whose last failure is prev (nil for none): asked again within
+// outageKept of prev's expiry.
+func (c *config) continues(k key, at stamp, prev *entry) bool {
+	return prev != nil && prev.failures > 0 && at.sub(prev.expires) <= c.outageKept(k)
+}
+
 // outageAllows reports whether an outage of k's document begun at since
 // has, at at, lasted long enough to crawl as if there were no robots.txt
 // (WithUnreachableAllowAfter).
