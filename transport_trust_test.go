@@ -1277,6 +1277,18 @@ func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
 			t.Errorf("through %s: a.test/open: %q, %v; want its page", name, body, err)
 		}
 	}
+	// One that sends http requests as https, following nothing, asks
+	// another site than the one checked: refused, as NewTransport says.
+	upgrading := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		c := r.Clone(r.Context())
+		c.URL.Scheme = "https"
+		return tr.RoundTrip(c)
+	})
+	cu, ru := NewClientTransport(upgrading, []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = cu.Close() })
+	if _, err := get(context.Background(), &http.Client{Transport: ru}, "http://a.test/open"); !strings.Contains(fmt.Sprint(err), errFollowedBelow.Error()) {
+		t.Errorf("through a RoundTripper that sends http as https: %v; want the answer refused", err)
+	}
 	// Followed below a pool, a redirect within the site asked for goes
 	// to its address: the site's own Retry-After holds it, for a page
 	// and for its robots.txt (fetch87).
