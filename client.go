@@ -857,11 +857,12 @@ func (c *Client) storeFailure(k key, e, seen, prev *entry) *entry {
 // keep it (kept) and as this Client answers (mine): going on from outage,
 // the one the Store records, when this fetch continues it (as
 // Client.unreachable reads an outage) and prev shows no answer the Store
-// missed since (a good copy, or an outage begun after the Store's
-// record), with its start, so that the start is the one every process
+// missed since (a good copy fetched after the Store's record: an
+// outage of its own begun later, the Store down when it began, shows
+// none), with its start, so that the start is the one every process
 // recorded; and with the last good copy standing in there still standing
-// in as standIn would keep this Client's own, which the readers whose
-// policies take it read in place of the failure. A Client that counts
+// in, which the readers whose policies take it read in place of the
+// failure, within their stale windows. A Client that counts
 // from its own first failure, not taking the Store's (its error policy
 // reads a failure the Store does not keep as disallow-all, or it has no
 // WithUnreachableAllowAfter), once wrote its start over the fleet's: an
@@ -872,7 +873,7 @@ func (c *Client) storeFailure(k key, e, seen, prev *entry) *entry {
 // own answer takes the Store's start only when that is later.
 func (c *Client) goesOn(k key, e, prev, outage *entry) (kept, mine *entry) {
 	if !c.cfg.continues(k, e.fetched, outage) || e.failures == 0 || refused(e.cause) || outage.since == 0 || outage.since > e.fetched ||
-		prev != nil && prev.checked > outage.checked && (prev.failures == 0 || prev.since > outage.checked) {
+		prev != nil && prev.good() && prev.fetched > outage.checked {
 		return e, e
 	}
 	ours := !e.stale && (e.outcome == OutcomeUnreachable || e.outcome == OutcomeAllowAll && c.cfg.outageAllows(k, e.fetched, e.since))
@@ -894,10 +895,13 @@ func (c *Client) goesOn(k key, e, prev, outage *entry) (kept, mine *entry) {
 		mine = bare // the outage this process remembered had ended
 	}
 	if ours && outage.stale && outage.good() && !hopChecked(outage) {
-		// The Store's copy stands in as this Client's own would (see
-		// standIn): within its stale window, and not to end before the
-		// failure's back-off.
-		kept = cmp.Or(c.standIn(outage, bare, c.cfg.now()), bare)
+		// The Store's copy goes on standing in, for the failure's
+		// back-off, whatever this Client's stale window: each reader
+		// takes it within its own, and past it the failure (see
+		// sharedTier.read). Cut to a writer's window, it was the bare
+		// failure, an outage's allow-all, to a fleet whose window is
+		// longer, or refused by the readers of a shorter one.
+		kept = outage.standingFor(bare)
 	}
 	return kept, mine
 }
@@ -1100,12 +1104,9 @@ func (c *Client) standIn(good, failed *entry, now time.Time) *entry {
 		failed.outcome == OutcomeUnreachable && good.fetched.add(c.cfg.staleWindow) < failed.expires {
 		return nil
 	}
-	e := good.clone()
-	e.stale, e.cause = true, failed.cause
-	e.failStatus, e.failures, e.since, e.errText = failed.failStatus, failed.failures, failed.since, failed.errText
-	e.causes = failed.causes
-	e.checked, e.expires = failed.checked, min(failed.expires, good.fetched.add(c.cfg.staleWindow))
-	return e.derive()
+	e := good.standingFor(failed)
+	e.expires = min(e.expires, good.fetched.add(c.cfg.staleWindow))
+	return e
 }
 
 // keepGood returns stored, or prev standing in for it when stored is

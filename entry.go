@@ -264,6 +264,27 @@ func (e *entry) crawlDelay() (time.Duration, bool) {
 
 // clone copies the persisted fields of e, its body, its rules, its
 // crawl-delay and its failure's error (not the refreshing flag).
+// standingFor returns a copy of e, a good copy, marked stale to stand in
+// for failed: with its failure, count, start and expiry.
+func (e *entry) standingFor(failed *entry) *entry {
+	s := e.clone()
+	s.stale, s.cause = true, failed.cause
+	s.failStatus, s.failures, s.since, s.errText = failed.failStatus, failed.failures, failed.since, failed.errText
+	s.causes = failed.causes
+	s.checked, s.expires = failed.checked, failed.expires
+	return s.derive()
+}
+
+// failure returns the failure e, a copy standing in, stands for, as the
+// fetch that failed made it (unreachable), without the copy's body,
+// rules and validators.
+func (e *entry) failure() *entry {
+	f := &entry{key: e.key, persisted: e.persisted, cause: e.cause}
+	f.stale, f.outcome, f.status, f.lifetime = false, OutcomeUnreachable, e.failStatus, 0
+	f.fetched, f.etag, f.lastMod = e.checked, "", ""
+	return f.derive()
+}
+
 func (e *entry) clone() *entry {
 	c := &entry{key: e.key, persisted: e.persisted, body: e.body, cause: e.cause, delay: e.delay}
 	c.rules.Store(e.rules.Load())

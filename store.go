@@ -172,6 +172,17 @@ func (t *sharedTier) read(parent context.Context, k key, fresh bool) (e *entry, 
 	if err == nil && hopChecked(e) {
 		return nil, true, outage
 	}
+	if err == nil && e.stale && e.expires > e.fetched.add(t.cfg.staleWindow).add(storedUnit) {
+		// A copy standing in past this Client's stale window (a
+		// writer's window is longer, or the failure's back-off
+		// outlasts it) is the failure it stands for, going on from
+		// the fleet's count and start: read as a miss, it had a
+		// process joining the outage count it anew.
+		e = e.failure()
+		if t.cfg.outageAllows(k, e.fetched, e.since) {
+			e.outcome = OutcomeAllowAll
+		}
+	}
 	if err == nil {
 		err = t.plausible(k, e)
 	}
@@ -394,9 +405,6 @@ func (t *sharedTier) plausible(k key, e *entry) error {
 	}
 	if e.expires > e.checked.add(longest).add(storedUnit) { // sums that stop at the last stamp, never wrap
 		return fmt.Errorf("stored entry fresh for %v, longer than %v", e.expires.sub(e.checked), longest)
-	}
-	if e.stale && e.expires > e.fetched.add(t.cfg.staleWindow).add(storedUnit) {
-		return fmt.Errorf("stored last good copy from %v, older than the stale window", e.fetched.time())
 	}
 	return nil
 }

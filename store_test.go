@@ -944,8 +944,9 @@ func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
 }
 
 // TestStoreStaleCopyPastWindow: a stored last good copy that claims to
-// stand in past the stale window is not used; the Client asks the
-// server.
+// stand in past the stale window is not used: it is the failure it
+// stands for (another member's window may be longer), deferred until
+// its expiry; then the Client asks the server.
 func TestStoreStaleCopyPastWindow(t *testing.T) {
 	checkLeaks(t)
 	s := newSite(t, serve(200, privateRules))
@@ -959,8 +960,16 @@ func TestStoreStaleCopyPastWindow(t *testing.T) {
 		"User-agent: *\nAllow: /\n")
 	store.put(key, encodeTest(old), time.Hour)
 	c := newTestClient(t, WithStore(store), WithClock(clock.Now))
+	var de *DeferredError
+	if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || !errors.As(err, &de) || de.Failures != 3 || de.Status != 503 {
+		t.Errorf("Allowed = %v, %v; want the stored copy's failure, deferred, not the copy from 40 days ago", ok, err)
+	}
+	if s.hits.Load() != 0 {
+		t.Errorf("the server was asked %d times before the failure's back-off ended, want 0", s.hits.Load())
+	}
+	clock.Advance(time.Minute)
 	if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
-		t.Errorf("Allowed = %v, %v; want the server's rules, not the stored copy from 40 days ago", ok, err)
+		t.Errorf("Allowed = %v, %v; want the server's rules", ok, err)
 	}
 	if s.hits.Load() != 1 {
 		t.Errorf("the server was asked %d times, want 1", s.hits.Load())
@@ -2555,14 +2564,16 @@ func (s *failingSets) Set(ctx context.Context, key string, v []byte, ttl time.Du
 // fails: what it writes keeps that copy standing in, which it once
 // replaced with its bare failure, an outage's allow-all once it went on
 // from the fleet's start: every member without the copy in memory then
-// allowed what it disallows (cache87). (A member whose stale window no
-// longer covers the copy goes on as it would alone: see goesOn.)
+// allowed what it disallows (cache87); so does a member whose stale
+// window no longer covers the copy, which once wrote its bare failure
+// (review156).
 func TestStoreStandInOutlivesAStricterMember(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
 	const u = "http://site.test/private/x"
 	for name, strict := range map[string][]Option{
 		"an error policy stricter": {WithErrorPolicy(goneDisallows)},
+		"a shorter stale window":   {WithStaleWindow(10 * time.Minute)},
 	} {
 		var mode atomic.Value
 		mode.Store("up")
@@ -2638,6 +2649,98 @@ func TestStoreStandInPastItsWindow(t *testing.T) {
 	}
 	if d, err := newTestClient(t, opts...).Check(ctx, u); !d.Allowed {
 		t.Errorf("a member joining 3 h into the outage: %+v, %v; want the fleet's allow-all", d, err)
+	}
+}
+
+// TestStoreStandInOfALongerWindow: a member whose stale window (3 h)
+// is longer than the fleet's (1 h) writes the fleet's copy standing in
+// past the fleet's window, which every fleet reader once refused as a
+// miss: a member joining 90 minutes into the outage (allow-all after
+// 30 minutes) counted it from its own first failure and deferred, as
+// the fleet allowed all (review156). A reader takes such a copy as the
+// failure it stands for.
+func TestStoreStandInOfALongerWindow(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	const u = "http://site.test/private/x"
+	var mode atomic.Value
+	mode.Store("up")
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if mode.Load().(string) == "dns" {
+			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+		}
+		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
+			Body: io.NopCloser(strings.NewReader(privateRules))}, nil
+	})
+	clock := newTestClock()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithStore(newMemStore()), WithClock(clock.Now),
+		WithStaleWindow(time.Hour), WithUnreachableAllowAfter(30 * time.Minute)}
+	r := newTestClient(t, opts...)
+	if ok, err := r.Allowed(ctx, u); ok || err != nil {
+		t.Fatalf("the site up: %v, %v; want disallowed", ok, err)
+	}
+	clock.Advance(2 * time.Minute)
+	mode.Store("dns")
+	start := clock.Now()
+	for clock.Now().Sub(start) < 50*time.Minute {
+		d, _ := r.Check(ctx, u)
+		clock.Advance(d.Expires.Sub(clock.Now()) + time.Second)
+	}
+	if d, _ := newTestClient(t, append(opts, WithStaleWindow(3*time.Hour))...).Check(ctx, u); d.Allowed || !d.Stale {
+		t.Fatalf("the longer window's member: %+v; want the copy standing in", d)
+	}
+	clock.Advance(start.Add(90 * time.Minute).Sub(clock.Now()))
+	if d, err := newTestClient(t, opts...).Check(ctx, u); !d.Allowed {
+		t.Errorf("a member joining 90m into the outage: %+v, %v; want the fleet's allow-all", d, err)
+	}
+	if d, _ := r.Check(ctx, u); !d.Allowed {
+		t.Errorf("the fleet member with memory, 90m in: %+v; want allowed", d)
+	}
+}
+
+// TestStoreOutageJoinedWhileTheStoreWasDown: a member joining an
+// outage begun at 0 while the Store fails for a minute counts its own
+// from 30m; its next failure, the Store back, goes on from the fleet's
+// start: an outage of its own begun after the Store's record is no
+// answer the Store missed, and once deferred every member to 90m
+// (review156).
+func TestStoreOutageJoinedWhileTheStoreWasDown(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	store := newMemStore()
+	down := func(on bool) {
+		store.mu.Lock()
+		defer store.mu.Unlock()
+		store.fail = nil
+		if on {
+			store.fail = errors.New("test: the Store is down")
+		}
+	}
+	clock := newTestClock()
+	start := clock.Now()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 503, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("down")), Request: r}, nil
+	})}), WithClock(clock.Now), WithStore(store), WithUnreachableAllowAfter(time.Hour), WithBackoff(time.Minute, 5*time.Minute)}
+	a, j := newTestClient(t, opts...), newTestClient(t, opts...)
+	const u = "http://a.test/private/x"
+	at := func(d time.Duration, c *Client) Decision {
+		clock.Advance(start.Add(d).Sub(clock.Now()))
+		d2, _ := c.Check(ctx, u)
+		return d2
+	}
+	for m := time.Duration(0); m <= 25; m += 5 {
+		at(m*time.Minute, a)
+	}
+	down(true)
+	at(30*time.Minute, j)
+	down(false)
+	at(40*time.Minute, j)
+	for _, m := range []time.Duration{61, 70} {
+		for name, c := range map[string]*Client{"the first member": a, "the member that joined": j, "a member joining": newTestClient(t, opts...)} {
+			if d := at(m*time.Minute, c); !d.Allowed {
+				t.Errorf("%s, %v into an outage begun at 0: %+v; want allowed, after an hour", name, m*time.Minute, d)
+			}
+		}
 	}
 }
 
