@@ -83,6 +83,9 @@ func (lt *linter) noDirectives() bool {
 			unknown[dg.Line] = true
 			fallthrough
 		case parser.NoKey:
+			if lt.lostKey(dg) != "" {
+				return false // a directive crawlers skip: an error of its own
+			}
 			if first == 0 {
 				first = dg.Line
 			}

@@ -52,9 +52,14 @@ func TestNoDirectives(t *testing.T) {
 		{"with a sitemap", "Disallow: /private/\nSitemap: https://example.com/s.xml\n", []string{"1:rule-outside-group"}},
 		{"a relative license", "License: /license.xml\nhello\n", []string{"1:license-relative"}},
 		{"a hostless license", "License: https://:80/license.xml\nhello\n", []string{"1:license-relative"}},
+		// Directives crawlers skip are errors of their own, once hidden
+		// by one warning (lint88).
+		{"no colons", "User-agent = *\nDisallow = /private\n", []string{"1:directive-skipped", "2:directive-skipped"}},
+		{"keys misspelt past reading", "User-agnt: *\nDisallw: /private\n", []string{"1:directive-skipped", "2:directive-skipped"}},
+		{"prose, then a skipped rule", "Not Found\nDisallow = /x\n", []string{"2:directive-skipped"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := codesAt(lintText(t, tc.body), codeNoDirectives, codeOutsideGroup, codeLicenseRelative)
+			got := codesAt(lintText(t, tc.body), codeNoDirectives, codeOutsideGroup, codeLicenseRelative, codeDirectiveLost)
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
@@ -63,6 +68,12 @@ func TestNoDirectives(t *testing.T) {
 	r := runCmd(t, "Disallow: /private/\nDisallow: /admin/\n", "lint", "-")
 	if r.code != exitDisallowed || !strings.Contains(r.stdout, "<stdin>:2: error: rule before any user-agent line") {
 		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	// Prose over the limit, the rules after it: no robots.txt line in
+	// what crawlers read, and the rules never read, an error (lint88).
+	body := strings.Repeat("This file is kept by the web team.\n", 600<<10/35) + "User-agent: *\nDisallow: /private/\n"
+	if got := codesAt(lintText(t, body), codeNoDirectives, codeOverLimit); len(got) != 2 || !strings.HasSuffix(got[1], ":over-limit") {
+		t.Errorf("prose over the limit, the rules after it: %q; want no-directives and over-limit", got)
 	}
 }
 

@@ -45,6 +45,7 @@ func lintDocument(d *document, mode robotstxt.Mode) []finding {
 	switch {
 	case lt.notRobots():
 	case lt.noDirectives():
+		lt.overLimit() // the rules may all lie past the limit
 	default:
 		lt.overLimit()
 		lt.charset()

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/robotsgate/robotstxt"
@@ -68,12 +69,27 @@ func (lt *linter) tailErrors(n int) {
 	}
 }
 
+// lostKey returns the directive a line the parser skipped was meant to
+// be (its key past reading, or no "key: value" after it): a
+// user-agent's, a rule's; else "".
+func (lt *linter) lostKey(dg parser.Diagnostic) string {
+	switch dg.Kind {
+	case parser.NoKey:
+		return directiveWord(lt.lines.text(dg.Line))
+	case parser.UnknownKey:
+		if k := nearKey(dg.Text); k == "user-agent" || k == "allow" || k == "disallow" {
+			return k
+		}
+	}
+	return ""
+}
+
 // diagnostic turns one of the parser's diagnostics into a finding, but
 // for those that count others it left out.
 func (lt *linter) diagnostic(dg parser.Diagnostic) {
 	switch dg.Kind {
 	case parser.NoKey:
-		if k := directiveWord(lt.lines.text(dg.Line)); k != "" {
+		if k := lt.lostKey(dg); k != "" {
 			lt.add(dg.Line, codeDirectiveLost, "looks like a %s line but is not \"key: value\": crawlers skip it", k)
 		} else {
 			lt.add(dg.Line, codeNotDirective, "not a robots.txt line: skipped")
@@ -248,7 +264,7 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	if strings.EqualFold(token, "mozilla") && lt.headerChecks < maxHeaderChecks {
 		// A crawler's whole User-Agent header: the token a Client
 		// sending it goes by.
-		if named, ok := productToken(a.Value); ok && !strings.EqualFold(named, token) && !lt.readsAsNamed(named, a.Line) {
+		if named, ok := productToken(a.Value); ok && !strings.EqualFold(named, token) && !lt.readsAsNamed(named, a.Line, "User-agent: "+named) {
 			lt.add(a.Line, codeAgentCut, "user-agent %q is a User-Agent header, read as %s, a browser's name no crawler goes by: %s gets no group; give its token alone (User-agent: %s)",
 				a.Value, token, named, named)
 			return
@@ -265,6 +281,9 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	if strings.EqualFold(second, token) || genericName(second) || !listed && !a.Global && second != "*" && !crawlerName(token) && !crawlerName(second) {
 		second = "" // a name of two words (Offline Explorer, Echobot Bot), * robots, or Googlebot googlebot
 	}
+	if a.Global && second != "" && lt.headerChecks < maxHeaderChecks && lt.readsAsNamed(second, a.Line, "User-agent: *\nUser-agent: "+second) {
+		second = "" // * CCBot: CCBot, with no group of its own, obeys * as it would be named
+	}
 	switch {
 	case second != "" && (listed || a.Global || second == "*" || crawlerName(token)):
 		lt.add(a.Line, codeTwoAgents, "user-agent %q is read as %s alone: %s gets no group; give each crawler a user-agent line of its own",
@@ -272,12 +291,18 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	case second != "" && crawlerName(second):
 		lt.add(a.Line, codeTwoWords, "user-agent %q is read as %s alone: if %s is another crawler, it gets no group", a.Value, token, second)
 	case a.Global: // what follows * names no crawler
-	case strings.ContainsRune(" \t/(;,|+*", rune(rest[0])), len(rest) == 1 && (rest[0] < '0' || rest[0] > '9') && rest[0] < 0x80:
+	case strings.ContainsRune(" \t/(;,|+*", rune(rest[0])), !strings.ContainsFunc(rest, isWordRune):
+		// A version, a comment, or marks and spaces that continue no
+		// name (Googlebot., Googlebot..., a no-break space after it).
 		lt.add(a.Line, codeAgentToken, "user-agent %q is read as %s", a.Value, a.Token)
 	default:
 		lt.add(a.Line, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", a.Value, a.Token)
 	}
 }
+
+// isWordRune reports whether r may continue a crawler's name: a letter
+// or a digit of any script.
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // secondAgent returns the name that rest, what follows a user-agent's
 // product token, holds after a blank, ',', ';' or '|' (CCBot of
@@ -391,10 +416,11 @@ const maxHeaderChecks = 64
 const bom = "\uFEFF"
 
 // readsAsNamed reports whether crawler (a token) reads the file as it
-// would were the user-agent line at line "User-agent: crawler": the same
-// rules, Crawl-delay and usage preferences, as the library reads them.
-// Then what that line's group says reaches it all the same.
-func (lt *linter) readsAsNamed(crawler string, line int) bool {
+// would were the user-agent line at line meant, such as "User-agent:
+// crawler": the same rules, Crawl-delay and usage preferences, as the
+// library reads them. Then what that line's group says reaches it all
+// the same.
+func (lt *linter) readsAsNamed(crawler string, line int, meant string) bool {
 	lt.headerChecks++
 	// Rejoined after a byte-order mark, so that one left at the start of
 	// line 1 (a file that began with two) stays off the first key.
@@ -403,8 +429,8 @@ func (lt *linter) readsAsNamed(crawler string, line int) bool {
 		lt.asRead = robotstxt.ParseMode(text(lt.lines.lines), lt.mode)
 	}
 	lines := slices.Clone(lt.lines.lines)
-	lines[line-1] = "User-agent: " + crawler
-	as, meant := lt.asRead, robotstxt.ParseMode(text(lines), lt.mode)
+	lines[line-1] = meant
+	as, named := lt.asRead, robotstxt.ParseMode(text(lines), lt.mode)
 	type rule struct {
 		pattern string
 		allow   bool
@@ -417,8 +443,8 @@ func (lt *linter) readsAsNamed(crawler string, line int) bool {
 		return out
 	}
 	d1, ok1 := as.CrawlDelay(crawler)
-	d2, ok2 := meant.CrawlDelay(crawler)
-	if d1 != d2 || ok1 != ok2 || !maps.Equal(rules(as), rules(meant)) {
+	d2, ok2 := named.CrawlDelay(crawler)
+	if d1 != d2 || ok1 != ok2 || !maps.Equal(rules(as), rules(named)) {
 		return false
 	}
 	paths := []string{"/"}
@@ -428,7 +454,7 @@ func (lt *linter) readsAsNamed(crawler string, line int) bool {
 		}
 	}
 	return !slices.ContainsFunc(paths, func(p string) bool {
-		return as.Usage(crawler, "http://lint.test"+p) != meant.Usage(crawler, "http://lint.test"+p)
+		return as.Usage(crawler, "http://lint.test"+p) != named.Usage(crawler, "http://lint.test"+p)
 	})
 }
 

@@ -50,6 +50,12 @@ func TestAgentCut(t *testing.T) {
 		"bingbot;+http://x.y/bot": codeAgentToken,
 		"Googlebot.":              codeAgentToken,
 		"Googlebot:":              codeAgentToken,
+		"Googlebot...":            codeAgentToken,
+		"Googlebot!!":             codeAgentToken,
+		"Googlebot\u00a0":         codeAgentToken, // lint88: a no-break space after it
+		"Googlebot\u200b":         codeAgentToken,
+		"Googlebot2":              codeAgentCut,
+		"Googlebot.é":             codeAgentCut,
 		"Foo.Bar":                 codeAgentCut,
 		"Yahoo! Slurp":            codeAgentCut,
 		"LWP::Simple":             codeAgentCut,
@@ -58,8 +64,6 @@ func TestAgentCut(t *testing.T) {
 		"Googlebot, Bingbot":           codeTwoAgents,
 		"Yandex;Baiduspider":           codeTwoAgents,
 		"Googlebot *":                  codeTwoAgents,
-		"* CCBot":                      codeTwoAgents,
-		"*\tGPTBot":                    codeTwoAgents,
 		"Googlebot +http://x.y/bot":    codeAgentToken,
 		"Googlebot http://x.y/bot":     codeAgentToken,
 		"Googlebot 2.1":                codeAgentToken,
@@ -76,7 +80,6 @@ func TestAgentCut(t *testing.T) {
 		"Googlebot Slurp":       codeTwoAgents,
 		"GPTBot ChatGPT-User":   codeTwoAgents,
 		"CCBot anthropic-ai":    codeTwoAgents,
-		"* Google-Extended":     codeTwoAgents,
 		"Echobot Bot":           codeAgentToken,
 		"Googlebot, spider":     codeAgentToken,
 		"OpenAI GPTBot":         codeTwoWords,
@@ -90,6 +93,26 @@ func TestAgentCut(t *testing.T) {
 		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n")
 		if len(fs) == 0 || fs[0].Code != code || fs[0].Line != 1 {
 			t.Errorf("%q: %+v, want %s", value, fs, code)
+		}
+	}
+}
+
+// TestTwoAgentsAfterTheStar: a crawler named after * on its line gets no
+// group of its own, but obeys the line's group as * unless another
+// group names it: only then is the line read otherwise than written
+// (lint88 found every such line an error).
+func TestTwoAgentsAfterTheStar(t *testing.T) {
+	for _, value := range []string{"* CCBot", "*\tGPTBot", "* Google-Extended"} {
+		second := strings.TrimLeft(value, "*\t ")
+		alone := "User-agent: " + value + "\nDisallow: /\n"
+		if fs := lintText(t, alone); slices.ContainsFunc(fs, func(f finding) bool { return f.Code == codeTwoAgents }) {
+			t.Errorf("%q, %s named nowhere else: %+v; want no %s", value, second, fs, codeTwoAgents)
+		}
+		for _, other := range []string{"User-agent: " + second + "\nAllow: /\n", "User-agent: *\nDisallow: /private/\n"} {
+			fs := lintText(t, alone+"\n"+other)
+			if len(fs) == 0 || fs[0].Code != codeTwoAgents || fs[0].Line != 1 {
+				t.Errorf("%q, then a group %q: %+v; want %s", value, other, fs, codeTwoAgents)
+			}
 		}
 	}
 }
