@@ -331,13 +331,55 @@ func TestFetchCharsets(t *testing.T) {
 				// Servers decode escapes in either hex case: the
 				// Client checks the path they serve too.
 				"/caf%c3%a9": false,
-				"/naïve":     false, "/naïve/x": true, "/caf\xe9": true,
+				"/naïve":     false, "/naïve/x": true,
+				// The path spelled in Windows-1252, as a site in
+				// Latin-1 spells its links, and as a client sends a
+				// byte of one: Google's parser reads the file's bytes,
+				// and disallows it (parse88).
+				"/caf\xe9": false, "/caf%E9": false, "/na%EFve": false, "/na%efve/x": true,
 			} {
 				if ok, err := c.Allowed(ctx, s.URL+path); ok != want || err != nil {
 					t.Errorf("Allowed(%q) = %v, %v; want %v", path, ok, err, want)
 				}
 			}
 		})
+	}
+}
+
+// TestFetchLegacyCharsetSpellings: a robots.txt in Windows-1252 names
+// its paths and queries in it; a crawler following the site's links
+// asks for them so (a browser sends a link's query in its page's
+// charset), and Google's parser, which reads the file's bytes,
+// disallows them. The Client, which reads the file converted to UTF-8,
+// allowed them (parse88; www.opentext.com's file in the corpus).
+func TestFetchLegacyCharsetSpellings(t *testing.T) {
+	checkLeaks(t)
+	opentext, err := os.ReadFile("testdata/corpus/files/0757.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		body, contentType string
+		paths             []string
+	}{
+		{string(opentext), "text/plain", []string{
+			"/Notre-soci%E9t%E9/Press-Releases/Red-Oxygen-Press-Kit.pdf",
+			"/Notre-soci%E9t%E9/Press-Releases?id=B9C01B16EB334263914BFFE59CA9824F",
+		}},
+		{"User-agent: *\nDisallow: /suche?ort=M\xfcnchen\n", "text/plain", []string{"/suche?ort=M%FCnchen", "/suche?ort=M%fcnchen&x=1"}},
+		{"User-agent: *\nDisallow: /caf\xe9/\n", "text/plain; charset=iso-8859-1", []string{"/caf%E9/menu.html", "/caf%C3%A9/menu.html"}},
+		{"User-agent: *\nDisallow: /\x80/\n", "text/plain", []string{"/%80/x", "/%E2%82%AC/x"}},
+	} {
+		s := newSite(t, serve(200, tc.body, "Content-Type", tc.contentType))
+		c := newTestClient(t, WithUserAgent("FooBot/1.0"))
+		for _, p := range tc.paths { // the first as Google reads the bytes, the last as the Client reads the file
+			if d, err := c.Check(context.Background(), s.URL+p); d.Allowed || err != nil {
+				t.Errorf("%s: %+v, %v; want disallowed", p, d, err)
+			}
+		}
+		if r := Parse([]byte(tc.body)).Check("FooBot", tc.paths[0]); r.Allowed {
+			t.Errorf("%s: Robots.Check, as Google's parser, reads the bytes: allowed; want disallowed", tc.paths[0])
+		}
 	}
 }
 

@@ -44,8 +44,12 @@ func Path(url string) string { return match.Path(url) }
 func UnescapePath(path string) string { return match.UnescapePath(path) }
 
 // ServedForms returns the other paths a server may serve for path (a
-// path, ;params and query starting with "/", as [Path] gives it): the
-// forms nginx and Apache read it as, with the escapes of printable ASCII
+// path, ;params and query starting with "/", as [Path] gives it): first,
+// when its escapes spell bytes from 0x80 up that are not UTF-8, path and
+// query with those read as Windows-1252 and escaped in UTF-8 (/caf%E9 is
+// /caf%C3%A9), as a rule of a robots.txt in that charset, read converted
+// to UTF-8, names the path its site spells in it; then the forms nginx
+// and Apache read it as, with the escapes of printable ASCII
 // and space decoded but for %3F, %23 and a %25 that could begin another
 // escape (%2F in nginx's alone: /50%25off is /50%off, /50%2541 stays) and
 // the others' hex upper-cased, doubled slashes merged and "." and ".."
@@ -59,8 +63,8 @@ func UnescapePath(path string) string { return match.UnescapePath(path) }
 // and sent as /q%22, which "Disallow: /q%22" names), and as a client
 // escaping by hand sends it, its escapes kept (Apache serves
 // /./docs%2Fmy%20file as /docs%2Fmy file, sent as /docs%2Fmy%20file,
-// where net/url's way decodes the %2F). The query is never
-// changed. It returns nil for a path that is its own form, as most are.
+// where net/url's way decodes the %2F). The query is changed only in
+// the first. It returns nil for a path that is its own form, as most are.
 // The robotstxt Client disallows a URL that any of them is disallowed
 // by, and of their Content-Usage preferences keeps a no of any, a yes
 // only if all are given it.

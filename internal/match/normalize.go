@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
+
+	"golang.org/x/text/encoding/charmap"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
 )
@@ -27,11 +30,20 @@ import (
 func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 	p, _, _ := strings.Cut(path, "?")
 	query := path[len(p):] // with its '?'
-	if normal(p) {
+	legacy := legacyEscapes(path)
+	if normal(p) && !legacy {
 		return forms, 0
 	}
 	b := scratch[:0]
-	var cands [MaxForms][]byte // each with its query, in scratch
+	if legacy {
+		// Its own path and query: not a form of the servers' below.
+		w := appendWindows1252(b, path)
+		forms, n = appendForms(forms, n, path, [][]byte{w})
+		if b = w[len(w):]; normal(p) {
+			return forms, n
+		}
+	}
+	var cands [MaxForms - 1][]byte // each with its query, in scratch
 	k := 0
 	for _, server := range [3]int{nginx, apache, upperHex} {
 		// Each step appends its result after its input.
@@ -79,13 +91,92 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 			}
 		}
 	}
-	for _, c := range cands[:k] {
+	return appendForms(forms, n, path, cands[:k])
+}
+
+// appendForms adds to forms[:n] each of cands that is neither path nor
+// one of them, and returns them.
+func appendForms(forms [MaxForms]string, n int, path string, cands [][]byte) ([MaxForms]string, int) {
+	for _, c := range cands {
 		if s := unsafe.String(unsafe.SliceData(c), len(c)); s != path && !slices.Contains(forms[:n], s) {
 			forms[n] = s
 			n++
 		}
 	}
 	return forms, n
+}
+
+// legacyEscapes reports whether s, a path and query, escapes bytes from
+// 0x80 up that are not UTF-8: text in a legacy charset, as a browser
+// sends a link's query in the charset of its page, and as a site whose
+// robots.txt is in Windows-1252 spells its paths there. The Client reads
+// such a robots.txt converted to UTF-8 (its rules escape the UTF-8
+// bytes); Google's parser reads its bytes, and its rules then match the
+// path as sent.
+func legacyEscapes(s string) bool {
+	for i := strings.IndexByte(s, '%'); i >= 0; {
+		if ascii.IsEscape(s, i) && ascii.Unhex(s[i+1]) >= 8 {
+			n := utf8Escaped(s[i:])
+			if n == 0 {
+				return true
+			}
+			i += n
+		} else {
+			i++
+		}
+		j := strings.IndexByte(s[i:], '%')
+		if j < 0 {
+			break
+		}
+		i += j
+	}
+	return false
+}
+
+// utf8Escaped returns the length of the escapes at the start of s that
+// spell one UTF-8 character of two to four bytes, or 0 when they spell
+// none.
+func utf8Escaped(s string) int {
+	var buf [utf8.UTFMax]byte
+	n := 0
+	for ; n < len(buf) && 3*n+2 < len(s) && s[3*n] == '%' && ascii.IsEscape(s, 3*n); n++ {
+		buf[n] = ascii.Unhex(s[3*n+1])<<4 | ascii.Unhex(s[3*n+2])
+		if r, size := utf8.DecodeRune(buf[:n+1]); r != utf8.RuneError && size == n+1 {
+			if size == 1 {
+				return 0 // ASCII: no character of this run
+			}
+			return 3 * size
+		}
+	}
+	return 0
+}
+
+// appendWindows1252 appends s, a path and query, to b, with each escape
+// of a byte from 0x80 up that is not part of a UTF-8 character read as
+// Windows-1252 and escaped in UTF-8, and each escape of a byte from
+// 0x80 up in upper-case hex, as a rule of a robots.txt converted from
+// that charset holds it: /caf%E9 is /caf%C3%A9.
+func appendWindows1252(b []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		if s[i] != '%' || !ascii.IsEscape(s, i) || ascii.Unhex(s[i+1]) < 8 {
+			b = append(b, s[i])
+			i++
+			continue
+		}
+		if n := utf8Escaped(s[i:]); n > 0 {
+			for end := i + n; i < end; i += 3 {
+				b = ascii.AppendEscape(b, ascii.Unhex(s[i+1])<<4|ascii.Unhex(s[i+2]))
+			}
+			continue
+		}
+		var enc [utf8.UTFMax]byte
+		r := charmap.Windows1252.DecodeByte(ascii.Unhex(s[i+1])<<4 | ascii.Unhex(s[i+2]))
+		for _, c := range enc[:utf8.EncodeRune(enc[:], r)] {
+			b = ascii.AppendEscape(b, c)
+		}
+		i += 3
+	}
+	return b
 }
 
 // resent reports whether a client sends form f otherwise than as it is:
@@ -109,9 +200,10 @@ func validEscapes(p string) bool {
 	return true
 }
 
-// MaxForms is how many forms NormalForms may give: five, and each as a
-// client sends it, both ways.
-const MaxForms = 15
+// MaxForms is how many forms NormalForms may give: five, each as a
+// client sends it, both ways, and the Windows-1252 reading of legacy
+// escapes (see legacyEscapes).
+const MaxForms = 16
 
 // withQuery appends query to f, a form's path part in scratch, and
 // returns it and the scratch after it.
@@ -138,10 +230,11 @@ const NormalScratch = 1536
 // path and query of a URL. Callers ask it first, to keep the scratch space
 // of NormalForms off the hot path.
 func SpelledNormally(path string) bool {
+	p := path
 	if i := strings.IndexByte(path, '?'); i >= 0 {
-		path = path[:i] // IndexByte, unlike Cut, inlines on this hot path
+		p = path[:i] // IndexByte, unlike Cut, inlines on this hot path
 	}
-	return normal(path)
+	return normal(p) && (strings.IndexByte(path, '%') < 0 || !legacyEscapes(path))
 }
 
 // normal reports whether p, the path part of a URL, is its own normal

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"path"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestNormalForms(t *testing.T) {
@@ -43,8 +45,8 @@ func TestNormalForms(t *testing.T) {
 		// names with a bare '%'; one that may stays escaped.
 		{"/sale/50%25off", []string{"/sale/50%off"}},
 		{"/100%25/x%25", []string{"/100%/x%"}},
-		{"/%25a/%25a%", []string{"/%a/%a%"}},                     // a '%' at the end begins no escape
-		{"/%25ab/%25a%C3/%25%C3", []string{"/%25ab/%a%C3/%%C3"}}, // %C3 decodes to no hex digit
+		{"/%25a/%25a%", []string{"/%a/%a%"}},                                                    // a '%' at the end begins no escape
+		{"/%25ab/%25a%C3/%25%C3", []string{"/%25ab/%25a%C3%83/%25%C3%83", "/%25ab/%a%C3/%%C3"}}, // %C3 decodes to no hex digit, nor UTF-8
 		// Reached another way, the file is also sent as its rule
 		// (/sale/50%25off, as RFC 9309 writes it) names it.
 		{"/./sale/50%25off", []string{"/sale/50%off", "/sale/50%25off"}},
@@ -75,6 +77,14 @@ func TestNormalForms(t *testing.T) {
 		{"/a//../x", []string{"/x", "/a/x"}},
 		// Apache since 2.4.49 merges first too, keeping %2F.
 		{"/x//../private/..%2Fpage", []string{"/page", "/x/private/..%2Fpage", "/private/..%2Fpage"}},
+		// Escapes of bytes that are not UTF-8, read as Windows-1252 (a
+		// legacy robots.txt is read converted to UTF-8), the query too
+		// (parse88).
+		{"/caf%E9", []string{"/caf%C3%A9"}},
+		{"/Notre-soci%e9t%E9/x", []string{"/Notre-soci%C3%A9t%C3%A9/x", "/Notre-soci%E9t%E9/x"}},
+		{"/suche?ort=M%FCnchen", []string{"/suche?ort=M%C3%BCnchen"}},
+		{"/%80%e2%82%ac", []string{"/%E2%82%AC%E2%82%AC", "/%80%E2%82%AC"}}, // the euro sign, then one in UTF-8
+		{"/caf%C3%A9?q=%c3%a9", nil}, // UTF-8: none
 	} {
 		forms, n := NormalForms(c.in, nil)
 		if got := forms[:n]; !slices.Equal(got, c.want) && !(len(got) == 0 && len(c.want) == 0) {
@@ -89,7 +99,8 @@ func TestNormalForms(t *testing.T) {
 // Go's file server), and RFC 3986 §5.2.4's own steps for Apache's.
 func TestNormalFormsAgainstReference(t *testing.T) {
 	pieces := []string{"/", "//", ".", "..", "a", "b", "%2e", "%2E", "%70", "%2F", "%2f", "%", "%zz", "~", "?", "/./", "/../",
-		"%3a", "%3F", "%25", "%23", "f", "%25o", "%25a", "%c3%a9", "%20", "%0A", "%7f", "+", "%22", "%7B", "{", "%21", "%5D"}
+		"%3a", "%3F", "%25", "%23", "f", "%25o", "%25a", "%c3%a9", "%20", "%0A", "%7f", "+", "%22", "%7B", "{", "%21", "%5D",
+		"%E9", "%c3", "%80", "%9d", "?%FC", "%E2%82", "%ac"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		var b strings.Builder
@@ -122,6 +133,9 @@ func checkNormalForms(t *testing.T, p string) {
 	refs := []string{referenceMergeFirst(p), referenceClean(p), referenceDotsFirst(p), referenceApacheMergeFirst(p), referenceUpperHex(p)}
 	if !slices.ContainsFunc(refs, func(f string) bool { return f != p }) {
 		refs = nil // a path spelled normally has no forms, nor how they are sent
+	}
+	if w := referenceWindows1252(p); w != p {
+		want = append(want, w)
 	}
 	asked, _, _ := strings.Cut(p, "?")
 	_, err := url.PathUnescape(asked)
@@ -233,6 +247,47 @@ func mayBeginEscape(s string) bool {
 
 // referenceUpperHex is p with the hex of the escapes of its path part in
 // upper case.
+// referenceWindows1252 is p with the bytes its escapes spell that are
+// not UTF-8 read as Windows-1252 and written in UTF-8, every escape of a
+// byte from 0x80 up in upper-case hex, when any such byte is not UTF-8.
+func referenceWindows1252(p string) string {
+	esc := regexp.MustCompile(`(%[89a-fA-F][0-9a-fA-F])+`)
+	legacy := false
+	out := esc.ReplaceAllStringFunc(p, func(run string) string {
+		raw, _ := url.PathUnescape(run)
+		var b strings.Builder
+		for s := raw; s != ""; {
+			r, size := utf8.DecodeRuneInString(s)
+			if r == utf8.RuneError && size == 1 {
+				legacy = true
+				r = windows1252[s[0]-0x80]
+				if r == 0 {
+					r = utf8.RuneError // undefined, as the Client's reading of a file has it
+				}
+			}
+			for _, c := range []byte(string(r)) {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+			s = s[size:]
+		}
+		return b.String()
+	})
+	if !legacy {
+		return p
+	}
+	return out
+}
+
+// windows1252 holds the characters of Windows-1252's bytes 0x80 to 0xFF
+// (0 for the five it leaves undefined), written out from its table.
+var windows1252 = func() (t [128]rune) {
+	copy(t[:32], []rune("€\x00‚ƒ„…†‡ˆ‰Š‹Œ\x00Ž\x00\x00‘’“”•–—˜™š›œ\x00žŸ"))
+	for i := 32; i < 128; i++ {
+		t[i] = rune(0x80 + i) // Latin-1
+	}
+	return t
+}()
+
 func referenceUpperHex(p string) string {
 	i := strings.IndexByte(p, '?')
 	if i < 0 {
