@@ -43,7 +43,15 @@ func newCluster(client redis.UniversalClient, key string, log *logthrottle.Logge
 		defer logPanic(log, "loading the cluster's slot map panicked; it loads at the next reload")
 		ctx, cancel := context.WithTimeout(context.Background(), warmTimeout)
 		defer cancel()
-		if cc.Exists(ctx, key).Err() == nil {
+		err := cc.Exists(ctx, key).Err()
+		if err != nil {
+			// The key's master may be down, the slot map loaded all
+			// the same: only a call that answered set mapped, and
+			// until one did, every call counted against one breaker,
+			// which a dead master's three failures opened for all.
+			_, err = cc.MasterForKey(ctx, key)
+		}
+		if err == nil {
 			c.mapped.Store(true)
 		}
 	}()

@@ -1,6 +1,7 @@
 package redisstore
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -120,5 +121,44 @@ func TestClusterTakeWhileSlotMoves(t *testing.T) {
 	}
 	if _, err := s.Get(ctx, site); err != nil && !errors.Is(err, robotstxt.ErrCacheMiss) {
 		t.Errorf("Get while the slot moves: %v", err)
+	}
+}
+
+// TestClusterStartWithADeadMaster: a Store made while a master is dead,
+// the one whose slots hold the key New's warm-up reads, stops sharing
+// for that master's slots only, as one made before does: its warm-up
+// failed, the slot map loaded all the same, and every call counted
+// against one breaker, which three calls to the dead master opened for
+// the live ones too (cluster88).
+func TestClusterStartWithADeadMaster(t *testing.T) {
+	longtest.Gate(t)
+	cl := redistest.StartCluster(t, 3, 0, 2*time.Second, "--cluster-require-full-coverage", "no")
+	before := New(failoverClient(t, cl), WithLogger(quietLogger))
+	dead := cl.MasterOf(cl.KeySlot(before.valueKey("")))
+	live := cl.Addrs()[0]
+	if live == dead {
+		live = cl.Addrs()[1]
+	}
+	onDead, onLive := onMaster(t, cl, before, dead, ""), onMaster(t, cl, before, live, "")
+	if err := before.Set(t.Context(), onLive, []byte("v"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	cl.Kill(dead)
+	after := New(failoverClient(t, cl), WithLogger(quietLogger)) // a process starting now
+	time.Sleep(warmTimeout + 100*time.Millisecond)
+	for name, s := range map[string]*Store{"made before the master died": before, "made after": after} {
+		for range 3 {
+			ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+			_, err := s.Get(ctx, onDead)
+			cancel()
+			if err == nil {
+				t.Fatalf("%s: a Get on the dead master answered", name)
+			}
+		}
+		_, getErr := s.Get(t.Context(), onLive)
+		_, _, takeErr := s.Take(t.Context(), onLive, time.Second)
+		if getErr != nil || takeErr != nil {
+			t.Errorf("%s: on the live master, after three failed calls to the dead one: Get %v, Take %v", name, getErr, takeErr)
+		}
 	}
 }
