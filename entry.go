@@ -262,8 +262,6 @@ func (e *entry) crawlDelay() (time.Duration, bool) {
 	return time.Duration(e.delay-1) * time.Millisecond, true
 }
 
-// clone copies the persisted fields of e, its body, its rules, its
-// crawl-delay and its failure's error (not the refreshing flag).
 // standingFor returns a copy of e, a good copy, marked stale to stand in
 // for failed: with its failure, count, start and expiry.
 func (e *entry) standingFor(failed *entry) *entry {
@@ -285,6 +283,8 @@ func (e *entry) failure() *entry {
 	return f.derive()
 }
 
+// clone copies the persisted fields of e, its body, its rules, its
+// crawl-delay and its failure's error (not the refreshing flag).
 func (e *entry) clone() *entry {
 	c := &entry{key: e.key, persisted: e.persisted, body: e.body, cause: e.cause, delay: e.delay}
 	c.rules.Store(e.rules.Load())

@@ -179,7 +179,7 @@ func (t *sharedTier) read(parent context.Context, k key, fresh bool) (e *entry, 
 		// the fleet's count and start: read as a miss, it had a
 		// process joining the outage count it anew.
 		e = e.failure()
-		if t.cfg.outageAllows(k, e.fetched, e.since) {
+		if t.cfg.outageAllows(k, e.fetched, e.since) || e.status == 0 && k.doc.robots && t.errorPolicyGives(e, OutcomeAllowAll) {
 			e.outcome = OutcomeAllowAll
 		}
 	}

@@ -2698,6 +2698,51 @@ func TestStoreStandInOfALongerWindow(t *testing.T) {
 	}
 }
 
+// TestStoreStandInPastTheWindowByErrorPolicy: a copy standing in past
+// the reader's stale window for a failure with no response is the
+// failure as the reader's own error policy reads it: a name gone, which
+// a fleet's policy reads as allow-all, allows all, as the reader does
+// alone, where it once deferred (review157).
+func TestStoreStandInPastTheWindowByErrorPolicy(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	const u = "http://site.test/private/x"
+	var mode atomic.Value
+	mode.Store("up")
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if mode.Load().(string) == "dns" {
+			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+		}
+		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
+			Body: io.NopCloser(strings.NewReader(privateRules))}, nil
+	})
+	clock := newTestClock()
+	start := clock.Now()
+	nameGoneAllows := func(err error) Outcome {
+		if dns := (*net.DNSError)(nil); errors.As(err, &dns) && dns.IsNotFound {
+			return OutcomeAllowAll
+		}
+		return OutcomeUnreachable
+	}
+	opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithStore(newMemStore()), WithClock(clock.Now),
+		WithErrorPolicy(nameGoneAllows), WithStaleWindow(time.Hour)}
+	long := newTestClient(t, append(opts, WithStaleWindow(3*time.Hour))...)
+	if ok, err := long.Allowed(ctx, u); ok || err != nil {
+		t.Fatalf("the site up: %v, %v; want disallowed", ok, err)
+	}
+	mode.Store("dns")
+	for _, m := range []time.Duration{2, 70} {
+		clock.Advance(start.Add(m * time.Minute).Sub(clock.Now()))
+		if d, _ := long.Check(ctx, u); d.Allowed || !d.Stale {
+			t.Fatalf("%v: the longer window's member: %+v; want its copy standing in", m*time.Minute, d)
+		}
+	}
+	clock.Advance(30 * time.Second)
+	if d, err := newTestClient(t, opts...).Check(ctx, u); !d.Allowed {
+		t.Errorf("a member of a 1 h window, its copy past it: %+v, %v; want allowed, as its error policy reads a name gone", d, err)
+	}
+}
+
 // TestStoreOutageJoinedWhileTheStoreWasDown: a member joining an
 // outage begun at 0 while the Store fails for a minute counts its own
 // from 30m; its next failure, the Store back, goes on from the fleet's
