@@ -263,14 +263,13 @@ func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 // X-Robots-Tag's noimageai (no body tells it is not an image); a nil resp
 // gives the zero Usage. Under [WithTDMRep] a tdmrep.json not yet cached is
 // fetched through the Client's HTTP client, which [NewClientTransport]
-// shares with the pages: under a cap of connections per host the page
-// whose body is unread may hold the one the fetch needs, which would
-// wait out WithFetchTimeout and read the file as unreachable
-// (train-ai=n). So when the Transport's next is, or wraps, an
-// http.Transport with a MaxConnsPerHost, the Transport brings the
-// site's tdmrep.json up to date before it sends the page; under a cap
-// it cannot see, ask Usage, and [Transport.Receipt], once the body is
-// read or closed.
+// shares with the pages: under a cap of connections per host
+// (http.Transport's MaxConnsPerHost) the page whose body is unread may
+// hold the one the fetch needs, which then waits out WithFetchTimeout
+// and keeps the file as unreachable (train-ai=n) for its back-off, in a
+// [Store] too; so with a robots.txt not cached, for a page sent with
+// [SkipRobots]. There, ask Usage, and [Transport.Receipt], once the body
+// is read or closed.
 func (t *Transport) Usage(resp *http.Response) Usage {
 	t.mustBeMade()
 	if resp == nil {
@@ -669,17 +668,26 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	if t.c.tdm == nil {
 		return nil, nil
 	}
+	served, err := servedURL(req)
+	if err != nil {
+		return nil, err
+	}
+	var buf [128]byte
+	authority, _, err := target.Split(served, buf[:0])
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := t.c.fillContext(req.Context())
 	defer cancel()
 	if s, ok := t.sent(req); ok && s.twin.live() {
 		ctx = context.WithValue(ctx, twinKey{}, s.twin)
 	}
-	e, authority, err := t.tdmEntry(ctx, req)
+	e, err := t.c.tdmrep(ctx, string(authority))
 	switch {
 	case err != nil:
 		return nil, err
 	case e.outcome == OutcomeUnreachable:
-		msg := "robotstxt: " + capQuote(key{authority, t.c.tdm}.url()) + " unreachable"
+		msg := "robotstxt: " + capQuote(key{string(authority), t.c.tdm}.url()) + " unreachable"
 		if e.status != 0 {
 			msg += fmt.Sprintf(" (status %d)", e.status)
 		}
@@ -700,22 +708,6 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 		return nil, nil
 	}
 	return tdmrep.Parse(text)
-}
-
-// tdmEntry returns the entry of the tdmrep.json of the site req asks
-// (see servedURL), brought up to date, and the site's authority.
-func (t *Transport) tdmEntry(ctx context.Context, req *http.Request) (*entry, string, error) {
-	served, err := servedURL(req)
-	if err != nil {
-		return nil, "", err
-	}
-	var buf [128]byte
-	authority, _, err := target.Split(served, buf[:0])
-	if err != nil {
-		return nil, "", err
-	}
-	e, err := t.c.tdmrep(ctx, string(authority))
-	return e, string(authority), err
 }
 
 // softMissing reports whether text, served as a tdmrep.json, is no file:

@@ -241,43 +241,6 @@ func TestReceiptSources(t *testing.T) {
 }
 
 // TestReceiptJSON checks a receipt's JSON key by key.
-// TestUsageBeforeTheBodyUnderAConnectionCap: a crawler capping its
-// connections per host (MaxConnsPerHost 1) asks Usage before it reads a
-// page's body, under WithTDMRep: the site's tdmrep.json, fetched then,
-// waited for the connection the unread page holds, ran out the fetch
-// timeout, and was kept (for the fleet, through the Store) as
-// unreachable: every page read train-ai=n, the file never asked for
-// (consent87). The Transport fetches it before it sends the page.
-func TestUsageBeforeTheBodyUnderAConnectionCap(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
-	w.on("a.test/.well-known/tdmrep.json", serve(200, `[{"location":"/","tdm-reservation":0}]`, "Content-Type", "application/json"))
-	w.on("a.test/page", serve(200, "<html><head></head><body>x</body></html>", "Content-Type", "text/html"))
-	next := w.transport(t)
-	next.MaxConnsPerHost = 1
-	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithTDMRep(), WithStore(newMemStore()),
-		WithFetchTimeout(time.Second), WithMaxFreshness(time.Hour)})
-	t.Cleanup(func() { _ = c.Close() })
-	hc := &http.Client{Transport: tr}
-	for i := range 2 {
-		resp, err := hc.Get("http://a.test/page")
-		if err != nil {
-			t.Fatal(err)
-		}
-		u := tr.Usage(resp) // before the body is read
-		b, _ := io.ReadAll(resp.Body)
-		_ = resp.Body.Close()
-		r := tr.Receipt(resp, b)
-		if u.Pref("train-ai") == PrefNo || r.Usage.Pref("train-ai") == PrefNo {
-			t.Errorf("page %d: Usage %q, receipt %q %v; the site's tdmrep.json says tdm-reservation 0", i, u.statement(), r.Usage.statement(), sigs(r.Signals))
-		}
-	}
-	if n := w.count("http://a.test/.well-known/tdmrep.json"); n != 1 {
-		t.Errorf("the site was asked for its tdmrep.json %d times, want 1", n)
-	}
-}
-
 func TestReceiptJSON(t *testing.T) {
 	checkLeaks(t)
 	const robots = "# the site's rules\nUser-agent: *\nDisallow: /private/\nAllow: /articles/\n" +

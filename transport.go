@@ -148,9 +148,6 @@ type Transport struct {
 	cfg   transportConfig
 	stats transportCounters
 	agent atomic.Pointer[string] // the User-Agent last found to name the Client's token
-	// capped says that next caps its connections per host (see
-	// Transport.Usage).
-	capped bool
 }
 
 // NewTransport returns a Transport that checks requests with c and sends
@@ -212,11 +209,7 @@ func newTransport(c *Client, next http.RoundTripper, opts []TransportOption) *Tr
 		cfg.pacer = c.pacer() // shared, so that they keep each Crawl-delay between them
 	}
 	c.hops.CompareAndSwap(nil, hopTransport(c, cfg))
-	capped := wraps(next, func(rt http.RoundTripper) bool {
-		h, ok := rt.(*http.Transport)
-		return ok && h.MaxConnsPerHost > 0
-	})
-	return &Transport{c: c, next: next, cfg: cfg, capped: capped}
+	return &Transport{c: c, next: next, cfg: cfg}
 }
 
 // NewClientTransport returns a Client configured by clientOpts and a
@@ -308,14 +301,6 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	served, dialed, err := t.check(req)
 	if err != nil {
 		return t.refuse(ctx, req, err)
-	}
-	if t.c.tdm != nil && t.capped {
-		// The site's tdmrep.json, brought up to date before the page
-		// takes a connection (see Transport.Usage). Only under a cap:
-		// fetched here, before the page's turn, its hops take the
-		// turns a Receipt's would not wait for, and the page then
-		// waits for them. Its failure is Usage's and Receipt's to tell.
-		_, _, _ = t.tdmEntry(ctx, req)
 	}
 	// The site asked for (see Transport): the URL's unless Request.Host
 	// names another host. A name net/http sends unmapped reaches both the
