@@ -83,7 +83,7 @@ func (lt *linter) noDirectives() bool {
 			unknown[dg.Line] = true
 			fallthrough
 		case parser.NoKey:
-			if lt.lostKey(dg) != "" {
+			if lt.lostRule(dg) {
 				return false // a directive crawlers skip: an error of its own
 			}
 			if first == 0 {
@@ -101,6 +101,21 @@ func (lt *linter) noDirectives() bool {
 	}
 	lt.add(first, codeNoDirectives, "no robots.txt line in this body: it allows everything, as no robots.txt does")
 	return true
+}
+
+// lostRule reports whether dg, a line the parser skipped, is a
+// user-agent or rule line crawlers skip (see lostKey), as no page of
+// prose holds: a key misspelt before its colon, or one with a path or
+// '*' after it and no colon ("Disallow = /x", not "User agent not
+// allowed." nor a link's "Sitemap").
+func (lt *linter) lostRule(dg parser.Diagnostic) bool {
+	k := lt.lostKey(dg)
+	if k == "" || dg.Kind == parser.UnknownKey {
+		return k != ""
+	}
+	f := parser.Parse([]byte(k + ": /x\n"))
+	return (len(f.Groups) > 0 || slices.ContainsFunc(f.Diagnostics, func(d parser.Diagnostic) bool { return d.Kind == parser.RuleOutsideGroup })) &&
+		strings.ContainsAny(lt.lines.text(dg.Line), "/*")
 }
 
 // overLimit reports a body longer than the 500 KiB crawlers read: an

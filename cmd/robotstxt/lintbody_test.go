@@ -57,6 +57,9 @@ func TestNoDirectives(t *testing.T) {
 		{"no colons", "User-agent = *\nDisallow = /private\n", []string{"1:directive-skipped", "2:directive-skipped"}},
 		{"keys misspelt past reading", "User-agnt: *\nDisallw: /private\n", []string{"1:directive-skipped", "2:directive-skipped"}},
 		{"prose, then a skipped rule", "Not Found\nDisallow = /x\n", []string{"2:directive-skipped"}},
+		// Words of a page, not lost directives (review158).
+		{"a page's links", "Page not found\n\nHome\nSitemap\nLicense\n", []string{"1:no-directives"}},
+		{"a sentence", "Access denied\nUser agent not allowed.\n", []string{"1:no-directives"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := codesAt(lintText(t, tc.body), codeNoDirectives, codeOutsideGroup, codeLicenseRelative, codeDirectiveLost)

@@ -37,6 +37,11 @@ type linter struct {
 	// reads it, parsed for the first.
 	headerChecks int
 	asRead       *robotstxt.Robots
+	// groupsOf holds the groups (by index) naming each token, in lower
+	// case, and groupAt the group of each user-agent line (see
+	// namedElsewhere).
+	groupsOf map[string][]int
+	groupAt  map[int]int
 }
 
 // lintDocument returns the findings for d read in mode, in line order.

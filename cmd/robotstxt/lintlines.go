@@ -264,7 +264,7 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	if strings.EqualFold(token, "mozilla") && lt.headerChecks < maxHeaderChecks {
 		// A crawler's whole User-Agent header: the token a Client
 		// sending it goes by.
-		if named, ok := productToken(a.Value); ok && !strings.EqualFold(named, token) && !lt.readsAsNamed(named, a.Line, "User-agent: "+named) {
+		if named, ok := productToken(a.Value); ok && !strings.EqualFold(named, token) && !lt.readsAsNamed(named, a.Line) {
 			lt.add(a.Line, codeAgentCut, "user-agent %q is a User-Agent header, read as %s, a browser's name no crawler goes by: %s gets no group; give its token alone (User-agent: %s)",
 				a.Value, token, named, named)
 			return
@@ -281,8 +281,10 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	if strings.EqualFold(second, token) || genericName(second) || !listed && !a.Global && second != "*" && !crawlerName(token) && !crawlerName(second) {
 		second = "" // a name of two words (Offline Explorer, Echobot Bot), * robots, or Googlebot googlebot
 	}
-	if a.Global && second != "" && lt.headerChecks < maxHeaderChecks && lt.readsAsNamed(second, a.Line, "User-agent: *\nUser-agent: "+second) {
-		second = "" // * CCBot: CCBot, with no group of its own, obeys * as it would be named
+	if a.Global {
+		// * CCBot: CCBot, named in no other group, obeys this one as *,
+		// as it would named; so each name after *.
+		second, listed = lt.namedElsewhere(rest, a.Line), true
 	}
 	switch {
 	case second != "" && (listed || a.Global || second == "*" || crawlerName(token)):
@@ -291,9 +293,10 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	case second != "" && crawlerName(second):
 		lt.add(a.Line, codeTwoWords, "user-agent %q is read as %s alone: if %s is another crawler, it gets no group", a.Value, token, second)
 	case a.Global: // what follows * names no crawler
-	case strings.ContainsRune(" \t/(;,|+*", rune(rest[0])), !strings.ContainsFunc(rest, isWordRune):
+	case strings.IndexAny(strings.TrimLeftFunc(rest, invisible), " \t/(;,|+*") == 0, !strings.ContainsFunc(rest, isWordRune):
 		// A version, a comment, or marks and spaces that continue no
-		// name (Googlebot., Googlebot..., a no-break space after it).
+		// name (Googlebot., Googlebot..., a no-break space after it,
+		// or before a version).
 		lt.add(a.Line, codeAgentToken, "user-agent %q is read as %s", a.Value, a.Token)
 	default:
 		lt.add(a.Line, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", a.Value, a.Token)
@@ -303,6 +306,41 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 // isWordRune reports whether r may continue a crawler's name: a letter
 // or a digit of any script.
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// invisible reports whether r is white space past ASCII (a no-break
+// space) or a format character (a zero-width space), which a value
+// copied from a page may hold.
+func invisible(r rune) bool {
+	return r >= utf8.RuneSelf && (unicode.IsSpace(r) || unicode.Is(unicode.Cf, r))
+}
+
+// namedElsewhere returns the first name that rest, what follows * on
+// the user-agent line at line, lists (see secondAgent) which a group
+// other than that line's names: that crawler obeys its own group, not
+// this one, which the line says it does; else "".
+func (lt *linter) namedElsewhere(rest string, line int) string {
+	if lt.groupsOf == nil {
+		lt.groupsOf, lt.groupAt = map[string][]int{}, map[int]int{}
+		for i, g := range lt.file.Groups {
+			for _, a := range g.Agents {
+				lt.groupAt[a.Line] = i
+				if t := strings.ToLower(a.Token); !a.Global && !slices.Contains(lt.groupsOf[t], i) {
+					lt.groupsOf[t] = append(lt.groupsOf[t], i)
+				}
+			}
+		}
+	}
+	for after := rest; ; {
+		name, _ := secondAgent(after)
+		if name == "" {
+			return ""
+		}
+		if slices.ContainsFunc(lt.groupsOf[strings.ToLower(name)], func(i int) bool { return i != lt.groupAt[line] }) {
+			return name
+		}
+		after = after[strings.Index(after, name)+len(name):]
+	}
+}
 
 // secondAgent returns the name that rest, what follows a user-agent's
 // product token, holds after a blank, ',', ';' or '|' (CCBot of
@@ -412,15 +450,20 @@ func (lt *linter) groupNamesOthers(line int) bool {
 // and a hostile file of 500 KiB of them lints in a fraction of a second.
 const maxHeaderChecks = 64
 
+// maxUsageCompared bounds the Content-Usage paths readsAsNamed compares,
+// each a Usage call over every rule, so quadratic in them: a file of
+// 500 KiB of Content-Usage rules and 64 header lines took minutes. No
+// file of the corpus has one yet; past the bound, the line is reported.
+const maxUsageCompared = 256
+
 // bom is the UTF-8 byte-order mark.
 const bom = "\uFEFF"
 
 // readsAsNamed reports whether crawler (a token) reads the file as it
-// would were the user-agent line at line meant, such as "User-agent:
-// crawler": the same rules, Crawl-delay and usage preferences, as the
-// library reads them. Then what that line's group says reaches it all
-// the same.
-func (lt *linter) readsAsNamed(crawler string, line int, meant string) bool {
+// would were the user-agent line at line "User-agent: crawler": the same
+// rules, Crawl-delay and usage preferences, as the library reads them.
+// Then what that line's group says reaches it all the same.
+func (lt *linter) readsAsNamed(crawler string, line int) bool {
 	lt.headerChecks++
 	// Rejoined after a byte-order mark, so that one left at the start of
 	// line 1 (a file that began with two) stays off the first key.
@@ -429,8 +472,8 @@ func (lt *linter) readsAsNamed(crawler string, line int, meant string) bool {
 		lt.asRead = robotstxt.ParseMode(text(lt.lines.lines), lt.mode)
 	}
 	lines := slices.Clone(lt.lines.lines)
-	lines[line-1] = meant
-	as, named := lt.asRead, robotstxt.ParseMode(text(lines), lt.mode)
+	lines[line-1] = "User-agent: " + crawler
+	as, meant := lt.asRead, robotstxt.ParseMode(text(lines), lt.mode)
 	type rule struct {
 		pattern string
 		allow   bool
@@ -443,8 +486,8 @@ func (lt *linter) readsAsNamed(crawler string, line int, meant string) bool {
 		return out
 	}
 	d1, ok1 := as.CrawlDelay(crawler)
-	d2, ok2 := named.CrawlDelay(crawler)
-	if d1 != d2 || ok1 != ok2 || !maps.Equal(rules(as), rules(named)) {
+	d2, ok2 := meant.CrawlDelay(crawler)
+	if d1 != d2 || ok1 != ok2 || !maps.Equal(rules(as), rules(meant)) {
 		return false
 	}
 	paths := []string{"/"}
@@ -453,8 +496,11 @@ func (lt *linter) readsAsNamed(crawler string, line int, meant string) bool {
 			paths = append(paths, u.Path)
 		}
 	}
+	if len(paths) > maxUsageCompared {
+		return false // taken as read otherwise: reported, not passed over
+	}
 	return !slices.ContainsFunc(paths, func(p string) bool {
-		return as.Usage(crawler, "http://lint.test"+p) != named.Usage(crawler, "http://lint.test"+p)
+		return as.Usage(crawler, "http://lint.test"+p) != meant.Usage(crawler, "http://lint.test"+p)
 	})
 }
 

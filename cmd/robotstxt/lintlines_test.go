@@ -54,6 +54,8 @@ func TestAgentCut(t *testing.T) {
 		"Googlebot!!":             codeAgentToken,
 		"Googlebot\u00a0":         codeAgentToken, // lint88: a no-break space after it
 		"Googlebot\u200b":         codeAgentToken,
+		"Googlebot\u00a0/2.1":     codeAgentToken, // review158: before a version
+		"Googlebot\u00a0(bot)":    codeAgentToken,
 		"Googlebot2":              codeAgentCut,
 		"Googlebot.é":             codeAgentCut,
 		"Foo.Bar":                 codeAgentCut,
@@ -108,12 +110,26 @@ func TestTwoAgentsAfterTheStar(t *testing.T) {
 		if fs := lintText(t, alone); slices.ContainsFunc(fs, func(f finding) bool { return f.Code == codeTwoAgents }) {
 			t.Errorf("%q, %s named nowhere else: %+v; want no %s", value, second, fs, codeTwoAgents)
 		}
-		for _, other := range []string{"User-agent: " + second + "\nAllow: /\n", "User-agent: *\nDisallow: /private/\n"} {
-			fs := lintText(t, alone+"\n"+other)
-			if len(fs) == 0 || fs[0].Code != codeTwoAgents || fs[0].Line != 1 {
-				t.Errorf("%q, then a group %q: %+v; want %s", value, other, fs, codeTwoAgents)
-			}
+		other := "User-agent: " + second + "\nAllow: /\n"
+		if fs := lintText(t, alone+"\n"+other); len(fs) == 0 || fs[0].Code != codeTwoAgents || fs[0].Line != 1 {
+			t.Errorf("%q, then a group %q: %+v; want %s", value, other, fs, codeTwoAgents)
 		}
+	}
+	// Each name after *: the second too (review158).
+	for _, value := range []string{"* CCBot GPTBot", "* CCBot, GPTBot", "* CCBot and GPTBot"} {
+		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /\n")
+		if len(fs) == 0 || fs[0].Code != codeTwoAgents || !strings.Contains(fs[0].Message, ": GPTBot gets no group") {
+			t.Errorf("%q, GPTBot's group after it: %+v; want %s naming GPTBot", value, fs, codeTwoAgents)
+		}
+	}
+	// Every line of a group alike is read alike, however many.
+	var b strings.Builder
+	for i := range 70 {
+		fmt.Fprintf(&b, "User-agent: * Bot%d\n", i)
+	}
+	b.WriteString("Disallow: /\nContent-Usage: train-ai=n\n")
+	if fs := lintText(t, b.String()); slices.ContainsFunc(fs, func(f finding) bool { return f.Code == codeTwoAgents }) {
+		t.Errorf("70 lines * BotN, no Bot named elsewhere: %s on some", codeTwoAgents)
 	}
 }
 
@@ -1114,4 +1130,27 @@ func TestLintBrowserStringAgentsCapCountsOnlyReadings(t *testing.T) {
 	}
 	t.Errorf("XBot's User-Agent header on line %d after %d browser strings: no error; findings on it: %v", line, maxHeaderChecks+1,
 		slices.DeleteFunc(fs, func(f finding) bool { return f.Line != line }))
+}
+
+// TestReadsAsNamedBoundsItsUsagePaths: a header line whose crawler reads
+// the file as named is passed over; past maxUsageCompared Content-Usage
+// paths, whose comparison is quadratic in them (a hostile file of them
+// linted for minutes, review158), it is reported instead.
+func TestReadsAsNamedBoundsItsUsagePaths(t *testing.T) {
+	for _, n := range []int{10, maxUsageCompared + 1} {
+		var b strings.Builder
+		b.WriteString("User-agent: *\nDisallow: /x\n")
+		for i := range n {
+			fmt.Fprintf(&b, "Content-Usage: /p%d/ train-ai=n\n", i)
+		}
+		b.WriteString("\nUser-agent: Mozilla/5.0 (compatible; XBot/1.0)\nDisallow: /x\n")
+		line := 2 + n + 2
+		for i := range n {
+			fmt.Fprintf(&b, "Content-Usage: /p%d/ train-ai=n\n", i)
+		}
+		reported := slices.ContainsFunc(lintText(t, b.String()), func(f finding) bool { return f.Line == line && f.Code == codeAgentCut })
+		if want := n > maxUsageCompared; reported != want {
+			t.Errorf("%d Content-Usage paths: the header line reported %v, want %v", n, reported, want)
+		}
+	}
 }
