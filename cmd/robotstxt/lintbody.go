@@ -13,7 +13,8 @@ import (
 // notRobots reports, as one finding, a body that is not a robots.txt at
 // all: its lines are not worth one finding each.
 func (lt *linter) notRobots() bool {
-	kind := bodyKind(lt.doc.body.Text, rules(lt.file) > 0)
+	f := lt.file // a group without rules (Content-Usage, Crawl-delay) is robots.txt too
+	kind := bodyKind(lt.doc.body.Text, rules(f) > 0 || len(f.Groups) > 0 || len(f.Sitemaps) > 0)
 	if kind == "" {
 		return false
 	}
@@ -28,9 +29,10 @@ func (lt *linter) notRobots() bool {
 }
 
 // bodyKind names what a body that is not a robots.txt is ("an HTML
-// page", "a binary file", …), or returns "". A body with rules is not
-// taken for a binary file for its control bytes: they cut lines, and
-// are reported one by one.
+// page", "a binary file", …), or returns "". A body with rules (or
+// groups, or sitemaps: hasRules) is not taken for a binary file for its
+// control bytes, which cut lines and are reported one by one, nor for
+// XML for a first "<" (an HTML comment heading a file).
 func bodyKind(text []byte, hasRules bool) string {
 	t := bytes.TrimLeft(text, " \t\r\n\f\v\ufeff")
 	t = bytes.TrimPrefix(t, []byte("\ufeff"))

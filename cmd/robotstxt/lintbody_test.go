@@ -34,6 +34,12 @@ func TestBodyKind(t *testing.T) {
 			t.Errorf("bodyKind(%q) = %q, want %q", tc.body, got, tc.want)
 		}
 	}
+	// A robots.txt headed by an HTML comment, its group of Content-Usage
+	// and Crawl-delay lines without a rule, is linted (lint88).
+	fs := lintText(t, "<!-- robots.txt, generated -->\nUser-agent: *\nContent-Usage: /drafts/ train-ai=no\nCrawl-delay: 10\n")
+	if slices.ContainsFunc(fs, func(f finding) bool { return f.Code == codeNotRobots }) || !slices.ContainsFunc(fs, func(f finding) bool { return f.Code == codeUsageValue }) {
+		t.Errorf("a robots.txt headed by an HTML comment: %+v; want it linted (usage-value on line 3)", fs)
+	}
 }
 
 // TestNoDirectives checks that no-directives is reported, alone, only for

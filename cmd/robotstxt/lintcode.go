@@ -109,7 +109,7 @@ type codeEntry struct {
 var codeTable = [numCodes]codeEntry{
 	codeNotRobots:        {"not-robots-txt", sevError, "an HTML page or other body served as robots.txt"},
 	codeOverLimit:        {"over-limit", sevError, "rules or other records past the 500 KiB crawlers read, or a rest that does not decode or did not arrive: never obeyed"},
-	codeOutsideGroup:     {"rule-outside-group", sevError, "a rule before any user-agent line: none obeys it"},
+	codeOutsideGroup:     {"rule-outside-group", sevError, "a rule or Crawl-delay before any user-agent line: none obeys it"},
 	codeAgentCut:         {"agent-cut", sevError, "a user-agent read as another crawler: MJ12bot is MJ"},
 	codeAgentNoToken:     {"agent-no-token", sevError, "a user-agent naming no crawler, such as 360Spider"},
 	codeNoSlash:          {"no-leading-slash", sevError, "a pattern that matches no URL: Disallow: private"},

@@ -641,8 +641,8 @@ func editDistance(as, bs string) int {
 	return prev[len(b)]
 }
 
-// records reports Crawl-delay (once), each crawl-delay the Client reads
-// and clamps, unsupported rules, Content-Signal records that state
+// records reports Crawl-delay (once), one before any group, each
+// crawl-delay the Client reads and clamps, unsupported rules, Content-Signal records that state
 // nothing in part or whole, and sitemaps that are not absolute URLs.
 func (lt *linter) records() {
 	f := lt.file
@@ -656,6 +656,10 @@ func (lt *linter) records() {
 	for _, r := range all {
 		switch r.Key {
 		case "crawl-delay":
+			if _, err := parser.CrawlDelay(r.Value); err == nil && (len(f.Groups) == 0 || len(f.Groups[0].Agents) > 0 && r.Line < f.Groups[0].Agents[0].Line) {
+				lt.add(r.Line, codeOutsideGroup, "crawl-delay before any user-agent line: no crawler reads it")
+				continue
+			}
 			if delays++; delays == 1 {
 				firstDelay = r.Line
 			}

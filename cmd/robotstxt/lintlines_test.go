@@ -350,6 +350,22 @@ func TestNearKey(t *testing.T) {
 // crawl-delay the Client reads as a day although it is
 // longer, and of no other: not of a day itself, nor of a value that does
 // not parse (bad-value) or is negative.
+// TestCrawlDelayOutsideAnyGroup: a Crawl-delay before any user-agent
+// line is read by no crawler (Robots.CrawlDelay gives none), an error as
+// a rule there is, not "Bing and Yandex read it" (lint88).
+func TestCrawlDelayOutsideAnyGroup(t *testing.T) {
+	for body, want := range map[string][]string{
+		"Crawl-delay: 5\nUser-agent: *\nDisallow: /x\n": {"1:rule-outside-group"},
+		"Crawl-delay: 5\n": {"1:rule-outside-group"},
+		"User-agent: *\nDisallow: /x\nCrawl-delay: 5\n":                 {"3:crawl-delay"},
+		"Crawl-delay: 5\nUser-agent: *\nDisallow: /x\nCrawl-delay: 2\n": {"1:rule-outside-group", "4:crawl-delay"},
+	} {
+		if got := codesAt(lintText(t, body), codeOutsideGroup, codeCrawlDelay); !slices.Equal(got, want) {
+			t.Errorf("%q: %q, want %q", body, got, want)
+		}
+	}
+}
+
 func TestCrawlDelayClamped(t *testing.T) {
 	for value, want := range map[string]bool{
 		"10": false, "86400": false, "86399.999": false, "86400.0": false,
