@@ -33,7 +33,11 @@ type Decision struct {
 	// Served is the path and query a server would serve for the URL, when
 	// that reading, not the URL's own spelling, is what robots.txt
 	// disallows: "/private/x" for /a/../private/x or /%70rivate/x (see
-	// [Client.Allowed]); else "". Robots.Check reads the spelling alone.
+	// [Client.Allowed]), or "/caf%C3%A9" for /caf%E9, the path its site
+	// spells in Windows-1252 as a robots.txt read converted from that
+	// charset spells it (see
+	// [github.com/robotsgate/robotstxt/matcher.ServedForms]); else "".
+	// Robots.Check reads the spelling alone.
 	Served string
 	// Usage is what robots.txt says of the URL's content (see
 	// [Robots.Usage]) when the outcome is OutcomeRules and the URL is

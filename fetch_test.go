@@ -367,7 +367,8 @@ func TestFetchLegacyCharsetSpellings(t *testing.T) {
 			"/Notre-soci%E9t%E9/Press-Releases?id=B9C01B16EB334263914BFFE59CA9824F",
 		}},
 		{"User-agent: *\nDisallow: /suche?ort=M\xfcnchen\n", "text/plain", []string{"/suche?ort=M%FCnchen", "/suche?ort=M%fcnchen&x=1"}},
-		{"User-agent: *\nDisallow: /caf\xe9/\n", "text/plain; charset=iso-8859-1", []string{"/caf%E9/menu.html", "/caf%C3%A9/menu.html"}},
+		{"User-agent: *\nDisallow: /caf\xe9/\n", "text/plain; charset=iso-8859-1", []string{"/caf%E9/menu.html",
+			"/./caf%E9/menu.html", "//caf%E9/menu.html", "/x/../caf%E9/menu.html", "/%63af%E9/menu.html", "/caf%C3%A9/menu.html"}}, // and as servers read it (receipt88)
 		{"User-agent: *\nDisallow: /\x80/\n", "text/plain", []string{"/%80/x", "/%E2%82%AC/x"}},
 	} {
 		s := newSite(t, serve(200, tc.body, "Content-Type", tc.contentType))
@@ -379,6 +380,14 @@ func TestFetchLegacyCharsetSpellings(t *testing.T) {
 		}
 		if r := Parse([]byte(tc.body)).Check("FooBot", tc.paths[0]); r.Allowed {
 			t.Errorf("%s: Robots.Check, as Google's parser, reads the bytes: allowed; want disallowed", tc.paths[0])
+		}
+	}
+	// A Content-Usage rule too, for each spelling (receipt88).
+	s := newSite(t, serve(200, "User-agent: *\nAllow: /\nContent-Usage: train-ai=y\nContent-Usage: /d\xe9p\xf4t/ train-ai=n\n", "Content-Type", "text/plain"))
+	c := newTestClient(t, WithUserAgent("FooBot/1.0"))
+	for _, p := range []string{"/d%E9p%F4t/x", "/./d%E9p%F4t/x", "/d%C3%A9p%C3%B4t/x"} {
+		if d, err := c.Check(context.Background(), s.URL+p); err != nil || d.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s: usage %+v, %v; want train-ai=n", p, d.Usage, err)
 		}
 	}
 }

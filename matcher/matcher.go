@@ -48,8 +48,8 @@ func UnescapePath(path string) string { return match.UnescapePath(path) }
 // when its escapes spell bytes from 0x80 up that are not UTF-8, path and
 // query with those read as Windows-1252 and escaped in UTF-8 (/caf%E9 is
 // /caf%C3%A9), as a rule of a robots.txt in that charset, read converted
-// to UTF-8, names the path its site spells in it; then the forms nginx
-// and Apache read it as, with the escapes of printable ASCII
+// to UTF-8, names the path its site spells in it, and the forms below of
+// that; then the forms nginx and Apache read it as, with the escapes of printable ASCII
 // and space decoded but for %3F, %23 and a %25 that could begin another
 // escape (%2F in nginx's alone: /50%25off is /50%off, /50%2541 stays) and
 // the others' hex upper-cased, doubled slashes merged and "." and ".."

@@ -28,23 +28,30 @@ import (
 // The forms lie in scratch's spare capacity, which the caller
 // keeps unchanged while it uses them.
 func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
-	p, _, _ := strings.Cut(path, "?")
-	query := path[len(p):] // with its '?'
-	legacy := legacyEscapes(path)
-	if normal(p) && !legacy {
-		return forms, 0
-	}
 	b := scratch[:0]
-	if legacy {
-		// Its own path and query: not a form of the servers' below.
+	if legacyEscapes(path) {
+		// The path and query as the Client's rules of a file converted
+		// from Windows-1252 spell them, and the servers' forms of that:
+		// /./caf%E9 is /caf%C3%A9 too.
 		w := appendWindows1252(b, path)
 		forms, n = appendForms(forms, n, path, [][]byte{w})
-		if b = w[len(w):]; normal(p) {
-			return forms, n
-		}
+		cands, k, rest := serverForms(unsafe.String(unsafe.SliceData(w), len(w)), w[len(w):])
+		forms, n = appendForms(forms, n, path, cands[:k])
+		b = rest
 	}
-	var cands [MaxForms - 1][]byte // each with its query, in scratch
-	k := 0
+	cands, k, _ := serverForms(path, b)
+	return appendForms(forms, n, path, cands[:k])
+}
+
+// serverForms returns the forms servers read path as (see NormalForms),
+// none for a path spelled normally, each with its query, in b's spare
+// capacity, how many, and the spare capacity after them.
+func serverForms(path string, b []byte) (cands [maxServerForms][]byte, k int, rest []byte) {
+	p, _, _ := strings.Cut(path, "?")
+	query := path[len(p):] // with its '?'
+	if normal(p) {
+		return cands, 0, b
+	}
 	for _, server := range [3]int{nginx, apache, upperHex} {
 		// Each step appends its result after its input.
 		dec := appendDecoded(b, p, server)
@@ -91,7 +98,7 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 			}
 		}
 	}
-	return appendForms(forms, n, path, cands[:k])
+	return cands, k, b
 }
 
 // appendForms adds to forms[:n] each of cands that is neither path nor
@@ -200,10 +207,14 @@ func validEscapes(p string) bool {
 	return true
 }
 
-// MaxForms is how many forms NormalForms may give: five, each as a
-// client sends it, both ways, and the Windows-1252 reading of legacy
-// escapes (see legacyEscapes).
-const MaxForms = 16
+// MaxForms is how many forms NormalForms may give: the servers' forms of
+// the path and, for escapes of a legacy charset (see legacyEscapes), its
+// Windows-1252 reading and their forms of that.
+const MaxForms = 1 + 2*maxServerForms
+
+// maxServerForms is how many forms servers read a path as: five, and
+// each as a client sends it, both ways.
+const maxServerForms = 15
 
 // withQuery appends query to f, a form's path part in scratch, and
 // returns it and the scratch after it.
