@@ -275,11 +275,11 @@ func (e *entry) standingFor(failed *entry) *entry {
 
 // failure returns the failure e, a copy standing in, stands for, as the
 // fetch that failed made it (unreachable), without the copy's body,
-// rules and validators.
+// rules, validators and redirects.
 func (e *entry) failure() *entry {
 	f := &entry{key: e.key, persisted: e.persisted, cause: e.cause}
 	f.stale, f.outcome, f.status, f.lifetime = false, OutcomeUnreachable, e.failStatus, 0
-	f.fetched, f.etag, f.lastMod = e.checked, "", ""
+	f.fetched, f.etag, f.lastMod, f.redirects = e.checked, "", "", "" // the failure's redirects went unkept
 	return f.derive()
 }
 

@@ -261,15 +261,16 @@ func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 // so without the robots and TDMRep META tags, resting on the same
 // robots.txt, and, for a response without a Content-Type, with
 // X-Robots-Tag's noimageai (no body tells it is not an image); a nil resp
-// gives the zero Usage. Under [WithTDMRep] a tdmrep.json not yet cached is
-// fetched through the Client's HTTP client, which [NewClientTransport]
-// shares with the pages: under a cap of connections per host
-// (http.Transport's MaxConnsPerHost) the page whose body is unread may
-// hold the one the fetch needs, which then waits out WithFetchTimeout
-// and keeps the file as unreachable (train-ai=n) for its back-off, in a
-// [Store] too; so with a robots.txt not cached, for a page sent with
-// [SkipRobots]. There, ask Usage, and [Transport.Receipt], once the body
-// is read or closed.
+// gives the zero Usage. Under [WithTDMRep] a tdmrep.json not cached fresh
+// (not yet, or expired) is fetched through the Client's HTTP client,
+// which [NewClientTransport] shares with the pages: under a cap of
+// connections per host (http.Transport's MaxConnsPerHost) the page whose
+// body is unread may hold the one the fetch needs, which then waits out
+// WithFetchTimeout and keeps the file as unreachable (train-ai=n) for its
+// back-off, in a [Store] too; so with a robots.txt not cached fresh (for
+// a page sent with [SkipRobots], or expired since the page's check).
+// There, ask Usage, and [Transport.Receipt], once the body is read or
+// closed.
 func (t *Transport) Usage(resp *http.Response) Usage {
 	t.mustBeMade()
 	if resp == nil {

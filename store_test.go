@@ -2743,6 +2743,66 @@ func TestStoreStandInPastTheWindowByErrorPolicy(t *testing.T) {
 	}
 }
 
+// TestStoreStandInPastTheWindowAsAlone: a 1 h member joining reads a
+// 3 h member's copy standing in (past its window by the failure's
+// back-off) as it would answer alone (review160): a refusal (an address
+// not public, an answer not read) is unreachable whatever its error
+// policy says; a copy younger than its window stands in for an error
+// policy's allow-all to the window's end; a failure with no response
+// names no redirect of the copy's.
+func TestStoreStandInPastTheWindowAsAlone(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	const u = "http://site.test/private/x"
+	for _, tc := range []struct {
+		failure   string
+		policy    func(error) Outcome
+		joinAfter time.Duration // from the failure, at 30m
+		allowed   bool
+	}{
+		{"nonpublic", func(error) Outcome { return OutcomeAllowAll }, 40 * time.Minute, false},
+		{"badstatus", func(error) Outcome { return OutcomeAllowAll }, 40 * time.Minute, false},
+		{"dns", func(error) Outcome { return OutcomeAllowAll }, time.Minute, false},     // the copy, 31m old
+		{"dns", func(error) Outcome { return OutcomeAllowAll }, 40 * time.Minute, true}, // past its window
+	} {
+		var mode atomic.Value
+		mode.Store("up")
+		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			switch mode.Load().(string) {
+			case "dns":
+				return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+			case "nonpublic":
+				return nil, fmt.Errorf("dial tcp 10.0.0.7:80: %w", ErrNonPublic)
+			case "badstatus":
+				return &http.Response{StatusCode: 1000, Request: r, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(""))}, nil
+			}
+			if r.URL.Path == "/robots.txt" {
+				return &http.Response{StatusCode: 301, Request: r, Header: http.Header{"Location": {"/r.txt"}}, Body: io.NopCloser(strings.NewReader(""))}, nil
+			}
+			return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
+				Body: io.NopCloser(strings.NewReader(privateRules))}, nil
+		})
+		clock := newTestClock()
+		opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithClock(clock.Now), WithStore(newMemStore()),
+			WithErrorPolicy(tc.policy), WithBackoff(45*time.Minute, 2*time.Hour), WithStaleWindow(time.Hour)}
+		long := newTestClient(t, append(opts, WithStaleWindow(3*time.Hour))...)
+		if ok, err := long.Allowed(ctx, u); ok || err != nil {
+			t.Fatalf("the site up: %v, %v", ok, err)
+		}
+		clock.Advance(30 * time.Minute)
+		mode.Store(tc.failure)
+		_, _ = long.Check(ctx, u)
+		clock.Advance(tc.joinAfter)
+		d, err := newTestClient(t, opts...).Check(ctx, u)
+		if d.Allowed != tc.allowed {
+			t.Errorf("%s, joining %v after: %+v, %v; want allowed %v", tc.failure, tc.joinAfter, d, err, tc.allowed)
+		}
+		if d.Allowed && (d.FinalURL != "" || len(d.Redirects()) != 0) {
+			t.Errorf("%s: the failure names the copy's redirects: %q, %v", tc.failure, d.FinalURL, d.Redirects())
+		}
+	}
+}
+
 // TestStoreOutageJoinedWhileTheStoreWasDown: a member joining an
 // outage begun at 0 while the Store fails for a minute counts its own
 // from 30m; its next failure, the Store back, goes on from the fleet's

@@ -131,6 +131,12 @@ const (
 	causeCut = 1<<1 | 1<<2 | 1<<3 | 1<<4 | 1<<5 | 1<<6 | causeTimeout | causeReset
 )
 
+// refusalClasses are the classes of a stored failure that is a refusal
+// (see refused), which no error policy makes allow-all: an address not
+// public, a redirect not followed, a coding not read. A failure of no
+// class kept may be one too (an answer that could not be read).
+var refusalClasses = causeNonPublic | causesOf(body.ErrContentCoding) | causesOf(errRedirects)
+
 // causesOf returns the classes of err the Store encoding keeps.
 func causesOf(err error) uint16 {
 	var c uint16
