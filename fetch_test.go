@@ -382,6 +382,12 @@ func TestFetchLegacyCharsetSpellings(t *testing.T) {
 			t.Errorf("%s: Robots.Check, as Google's parser, reads the bytes: allowed; want disallowed", tc.paths[0])
 		}
 	}
+	// A byte Windows-1252 leaves undefined is no U+FFFD: eBay's rule
+	// (corpus 1145) does not refuse a Shift_JIS query (review159).
+	ebay := newSite(t, serve(200, "User-agent: *\nDisallow: /sch/*%EF\n", "Content-Type", "text/plain"))
+	if d, err := newTestClient(t).Check(context.Background(), ebay.URL+"/sch/i.html?_nkw=%90V%8C%5E"); !d.Allowed || err != nil {
+		t.Errorf("a Shift_JIS query under eBay's rule: %+v, %v; want allowed", d, err)
+	}
 	// A Content-Usage rule too, for each spelling (receipt88).
 	s := newSite(t, serve(200, "User-agent: *\nAllow: /\nContent-Usage: train-ai=y\nContent-Usage: /d\xe9p\xf4t/ train-ai=n\n", "Content-Type", "text/plain"))
 	c := newTestClient(t, WithUserAgent("FooBot/1.0"))

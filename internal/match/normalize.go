@@ -160,9 +160,10 @@ func utf8Escaped(s string) int {
 
 // appendWindows1252 appends s, a path and query, to b, with each escape
 // of a byte from 0x80 up that is not part of a UTF-8 character read as
-// Windows-1252 and escaped in UTF-8, and each escape of a byte from
-// 0x80 up in upper-case hex, as a rule of a robots.txt converted from
-// that charset holds it: /caf%E9 is /caf%C3%A9.
+// Windows-1252 and escaped in UTF-8 (but for the five bytes it leaves
+// undefined), and each escape of a byte from 0x80 up in upper-case hex,
+// as a rule of a robots.txt converted from that charset holds it:
+// /caf%E9 is /caf%C3%A9.
 func appendWindows1252(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		if s[i] != '%' || !ascii.IsEscape(s, i) || ascii.Unhex(s[i+1]) < 8 {
@@ -177,7 +178,16 @@ func appendWindows1252(b []byte, s string) []byte {
 			continue
 		}
 		var enc [utf8.UTFMax]byte
-		r := charmap.Windows1252.DecodeByte(ascii.Unhex(s[i+1])<<4 | ascii.Unhex(s[i+2]))
+		c := ascii.Unhex(s[i+1])<<4 | ascii.Unhex(s[i+2])
+		r := charmap.Windows1252.DecodeByte(c)
+		if r == utf8.RuneError {
+			// One of the five it leaves undefined, kept: as U+FFFD,
+			// a Shift_JIS query (%90...) met eBay's "Disallow:
+			// /sch/*%EF", which no reading of the file gives it.
+			b = ascii.AppendEscape(b, c)
+			i += 3
+			continue
+		}
 		for _, c := range enc[:utf8.EncodeRune(enc[:], r)] {
 			b = ascii.AppendEscape(b, c)
 		}

@@ -85,6 +85,10 @@ func TestNormalForms(t *testing.T) {
 		{"/suche?ort=M%FCnchen", []string{"/suche?ort=M%C3%BCnchen"}},
 		{"/%80%e2%82%ac", []string{"/%E2%82%AC%E2%82%AC", "/%80%E2%82%AC"}}, // the euro sign, then one in UTF-8
 		{"/caf%C3%A9?q=%c3%a9", nil}, // UTF-8: none
+		// The five bytes Windows-1252 leaves undefined are kept
+		// (review159: eBay's "Disallow: /sch/*%EF").
+		{"/sch/i.html?_nkw=%90V%8C%5E", []string{"/sch/i.html?_nkw=%90V%C5%92%5E"}},
+		{"/x%90", nil},
 		// And the servers' forms of that (receipt88).
 		{"/./caf%E9", []string{"/./caf%C3%A9", "/caf%C3%A9", "/caf%E9"}},
 		{"/%63af%E9", []string{"/%63af%C3%A9", "/caf%C3%A9", "/caf%E9"}},
@@ -279,8 +283,13 @@ func referenceWindows1252(p string) string {
 				legacy = true
 				r = windows1252[s[0]-0x80]
 				if r == 0 {
-					r = utf8.RuneError // undefined, as the Client's reading of a file has it
+					r = utf8.RuneError // undefined
 				}
+			}
+			if r == utf8.RuneError {
+				fmt.Fprintf(&b, "%%%02X", s[0]) // undefined: kept
+				s = s[size:]
+				continue
 			}
 			for _, c := range []byte(string(r)) {
 				fmt.Fprintf(&b, "%%%02X", c)
