@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/robotsgate/robotstxt/parser"
 )
@@ -107,17 +108,24 @@ func (lt *linter) noDirectives() bool {
 
 // lostRule reports whether dg, a line the parser skipped, is a
 // user-agent or rule line crawlers skip (see lostKey), as no page of
-// prose holds: a key misspelt before its colon, or one with a path or
-// '*' after it and no colon ("Disallow = /x", not "User agent not
-// allowed." nor a link's "Sitemap").
+// prose holds: a key misspelt before its colon, or one whose value, a
+// path or '*', follows it with no colon ("Disallow = /x", not "User
+// agent not allowed (see /help)." nor a link's "Sitemap").
 func (lt *linter) lostRule(dg parser.Diagnostic) bool {
 	k := lt.lostKey(dg)
 	if k == "" || dg.Kind == parser.UnknownKey {
 		return k != ""
 	}
 	f := parser.Parse([]byte(k + ": /x\n"))
-	return (len(f.Groups) > 0 || slices.ContainsFunc(f.Diagnostics, func(d parser.Diagnostic) bool { return d.Kind == parser.RuleOutsideGroup })) &&
-		strings.ContainsAny(lt.lines.text(dg.Line), "/*")
+	if len(f.Groups) == 0 && !slices.ContainsFunc(f.Diagnostics, func(d parser.Diagnostic) bool { return d.Kind == parser.RuleOutsideGroup }) {
+		return false
+	}
+	text := strings.TrimLeft(lt.lines.text(dg.Line), " \t"+bom)
+	value := strings.TrimLeft(text[min(len(k), len(text)):], " \t")
+	if r, n := utf8.DecodeRuneInString(value); r != '/' && r != '*' && strings.ContainsRune(colonMarks, r) {
+		value = strings.TrimLeft(value[n:], " \t") // the mark that stands for the colon
+	}
+	return strings.HasPrefix(value, "/") || strings.HasPrefix(value, "*")
 }
 
 // overLimit reports a body longer than the 500 KiB crawlers read: an

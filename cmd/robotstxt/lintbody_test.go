@@ -66,6 +66,9 @@ func TestNoDirectives(t *testing.T) {
 		// Words of a page, not lost directives (review158).
 		{"a page's links", "Page not found\n\nHome\nSitemap\nLicense\n", []string{"1:no-directives"}},
 		{"a sentence", "Access denied\nUser agent not allowed.\n", []string{"1:no-directives"}},
+		{"a sentence with a path", "Access denied\nUser agent not allowed (see /help).\n", []string{"1:no-directives"}},
+		{"a date", "Page\nDisallow = 2024/01\n", []string{"1:no-directives"}},
+		{"a rule run into its key", "Disallow/x\n", []string{"1:directive-skipped"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := codesAt(lintText(t, tc.body), codeNoDirectives, codeOutsideGroup, codeLicenseRelative, codeDirectiveLost)

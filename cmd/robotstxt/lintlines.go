@@ -270,6 +270,9 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 			return
 		}
 	}
+	if t := strings.TrimLeftFunc(rest, invisible); t != rest {
+		rest = " " + t // a no-break space copied from a page is the blank it stands for
+	}
 	second, listed := secondAgent(rest)
 	for after := rest; second != "" && lt.groupNames(a.Line, second); {
 		// Named on a line of the group's own: the next name may not be.
@@ -287,13 +290,16 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 		second, listed = lt.namedElsewhere(rest, a.Line), true
 	}
 	switch {
-	case second != "" && (listed || a.Global || second == "*" || crawlerName(token)):
+	case second != "" && a.Global:
+		lt.add(a.Line, codeTwoAgents, "user-agent %q is read as * alone: %s obeys the group that names it, not this one; give it a user-agent line of its own here",
+			a.Value, second)
+	case second != "" && (listed || second == "*" || crawlerName(token)):
 		lt.add(a.Line, codeTwoAgents, "user-agent %q is read as %s alone: %s gets no group; give each crawler a user-agent line of its own",
 			a.Value, token, second)
 	case second != "" && crawlerName(second):
 		lt.add(a.Line, codeTwoWords, "user-agent %q is read as %s alone: if %s is another crawler, it gets no group", a.Value, token, second)
 	case a.Global: // what follows * names no crawler
-	case strings.IndexAny(strings.TrimLeftFunc(rest, invisible), " \t/(;,|+*") == 0, !strings.ContainsFunc(rest, isWordRune):
+	case strings.ContainsRune(" \t/(;,|+*", rune(rest[0])), !strings.ContainsFunc(rest, isWordRune):
 		// A version, a comment, or marks and spaces that continue no
 		// name (Googlebot., Googlebot..., a no-break space after it,
 		// or before a version).
@@ -314,10 +320,11 @@ func invisible(r rune) bool {
 	return r >= utf8.RuneSelf && (unicode.IsSpace(r) || unicode.Is(unicode.Cf, r))
 }
 
-// namedElsewhere returns the first name that rest, what follows * on
-// the user-agent line at line, lists (see secondAgent) which a group
-// other than that line's names: that crawler obeys its own group, not
-// this one, which the line says it does; else "".
+// namedElsewhere returns the first word of rest, what follows * on the
+// user-agent line at line, in whatever list, version or punctuation,
+// that is the token of a group other than that line's, and not of that
+// one: that crawler obeys its own group, not this one, which the line
+// says it does; else "".
 func (lt *linter) namedElsewhere(rest string, line int) string {
 	if lt.groupsOf == nil {
 		lt.groupsOf, lt.groupAt = map[string][]int{}, map[int]int{}
@@ -330,16 +337,20 @@ func (lt *linter) namedElsewhere(rest string, line int) string {
 			}
 		}
 	}
-	for after := rest; ; {
-		name, _ := secondAgent(after)
-		if name == "" {
-			return ""
-		}
-		if slices.ContainsFunc(lt.groupsOf[strings.ToLower(name)], func(i int) bool { return i != lt.groupAt[line] }) {
+	own := lt.groupAt[line]
+	for _, name := range strings.FieldsFunc(rest, func(r rune) bool { return !isTokenRune(r) }) {
+		if gs := lt.groupsOf[strings.ToLower(name)]; len(gs) > 0 && !slices.Contains(gs, own) {
 			return name
 		}
-		after = after[strings.Index(after, name)+len(name):]
 	}
+	return ""
+}
+
+// isTokenRune reports whether r may be part of a product token: a
+// letter, '-' or '_' (see parser.UserAgent), or a digit, which a name
+// may hold past its token (MJ12bot).
+func isTokenRune(r rune) bool {
+	return 'a' <= r|0x20 && r|0x20 <= 'z' || '0' <= r && r <= '9' || r == '-' || r == '_'
 }
 
 // secondAgent returns the name that rest, what follows a user-agent's

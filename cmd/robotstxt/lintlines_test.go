@@ -56,6 +56,8 @@ func TestAgentCut(t *testing.T) {
 		"Googlebot\u200b":         codeAgentToken,
 		"Googlebot\u00a0/2.1":     codeAgentToken, // review158: before a version
 		"Googlebot\u00a0(bot)":    codeAgentToken,
+		"Googlebot\u00a02.1":      codeAgentToken,
+		"Googlebot\u00a0v2":       codeAgentToken,
 		"Googlebot2":              codeAgentCut,
 		"Googlebot.é":             codeAgentCut,
 		"Foo.Bar":                 codeAgentCut,
@@ -116,11 +118,15 @@ func TestTwoAgentsAfterTheStar(t *testing.T) {
 		}
 	}
 	// Each name after *: the second too (review158).
-	for _, value := range []string{"* CCBot GPTBot", "* CCBot, GPTBot", "* CCBot and GPTBot"} {
+	for _, value := range []string{"* CCBot GPTBot", "* CCBot, GPTBot", "* CCBot and GPTBot", "* CCBot/2.0 GPTBot", "* GPTBot.", "* CCBot / GPTBot"} {
 		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /\n")
-		if len(fs) == 0 || fs[0].Code != codeTwoAgents || !strings.Contains(fs[0].Message, ": GPTBot gets no group") {
+		if len(fs) == 0 || fs[0].Code != codeTwoAgents || !strings.Contains(fs[0].Message, ": GPTBot obeys the group that names it") {
 			t.Errorf("%q, GPTBot's group after it: %+v; want %s naming GPTBot", value, fs, codeTwoAgents)
 		}
+	}
+	// The line's own group names GPTBot too: it obeys this one (review160).
+	if fs := lintText(t, "User-agent: * GPTBot\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /x\n"); slices.ContainsFunc(fs, func(f finding) bool { return f.Code == codeTwoAgents }) {
+		t.Errorf("* GPTBot in a group naming GPTBot: %+v; want no %s", fs, codeTwoAgents)
 	}
 	// Every line of a group alike is read alike, however many.
 	var b strings.Builder
