@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"os"
 	"runtime"
 	"strings"
@@ -2764,6 +2765,11 @@ func TestStoreStandInPastTheWindowAsAlone(t *testing.T) {
 		{"badstatus", func(error) Outcome { return OutcomeAllowAll }, 40 * time.Minute, false},
 		{"dns", func(error) Outcome { return OutcomeAllowAll }, time.Minute, false},     // the copy, 31m old
 		{"dns", func(error) Outcome { return OutcomeAllowAll }, 40 * time.Minute, true}, // past its window
+		// review161: an answer cut after its first byte is no failure
+		// with no response; one kept by its kind alone is.
+		{"cut", func(error) Outcome { return OutcomeAllowAll }, 40 * time.Minute, false},
+		{"noroute", func(error) Outcome { return OutcomeAllowAll }, 40 * time.Minute, true},
+		{"dnstemp", func(error) Outcome { return OutcomeAllowAll }, 40 * time.Minute, true},
 	} {
 		var mode atomic.Value
 		mode.Store("up")
@@ -2775,6 +2781,15 @@ func TestStoreStandInPastTheWindowAsAlone(t *testing.T) {
 				return nil, fmt.Errorf("dial tcp 10.0.0.7:80: %w", ErrNonPublic)
 			case "badstatus":
 				return &http.Response{StatusCode: 1000, Request: r, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(""))}, nil
+			case "cut":
+				if tr := httptrace.ContextClientTrace(r.Context()); tr != nil && tr.GotFirstResponseByte != nil {
+					tr.GotFirstResponseByte()
+				}
+				return nil, io.ErrUnexpectedEOF
+			case "noroute":
+				return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.EHOSTUNREACH}}
+			case "dnstemp":
+				return nil, &net.DNSError{Err: "server misbehaving", Name: r.URL.Hostname(), IsTemporary: true}
 			}
 			if r.URL.Path == "/robots.txt" {
 				return &http.Response{StatusCode: 301, Request: r, Header: http.Header{"Location": {"/r.txt"}}, Body: io.NopCloser(strings.NewReader(""))}, nil
@@ -2800,6 +2815,46 @@ func TestStoreStandInPastTheWindowAsAlone(t *testing.T) {
 		if d.Allowed && (d.FinalURL != "" || len(d.Redirects()) != 0) {
 			t.Errorf("%s: the failure names the copy's redirects: %q, %v", tc.failure, d.FinalURL, d.Redirects())
 		}
+	}
+}
+
+// TestStoreStandInOutlivesAShorterWindowFirst: under an error policy
+// that allows all for a name gone, a member of a 1 h window, first to
+// ask the site again at the failure's back-off's end, wrote its bare
+// allow-all over the fleet's copy: a 3 h member joining then allowed
+// what its copy, alone, disallows (review161).
+func TestStoreStandInOutlivesAShorterWindowFirst(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	const u = "http://site.test/private/x"
+	var mode atomic.Value
+	mode.Store("up")
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if mode.Load().(string) == "dns" {
+			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+		}
+		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
+			Body: io.NopCloser(strings.NewReader(privateRules))}, nil
+	})
+	clock := newTestClock()
+	start := clock.Now()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithClock(clock.Now), WithStore(newMemStore()),
+		WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll }), WithBackoff(45*time.Minute, 2*time.Hour)}
+	long := newTestClient(t, append(opts, WithStaleWindow(3*time.Hour))...)
+	if ok, err := long.Allowed(ctx, u); ok || err != nil {
+		t.Fatalf("the site up: %v, %v", ok, err)
+	}
+	clock.Advance(30 * time.Minute)
+	mode.Store("dns")
+	_, _ = long.Check(ctx, u)
+	clock.Advance(time.Minute)
+	short := newTestClient(t, append(opts, WithStaleWindow(time.Hour))...)
+	_, _ = short.Check(ctx, u)
+	clock.Advance(start.Add(75 * time.Minute).Sub(clock.Now()))
+	_, _ = short.Check(ctx, u) // first at the back-off's end
+	clock.Advance(time.Minute)
+	if d, err := newTestClient(t, append(opts, WithStaleWindow(3*time.Hour))...).Check(ctx, u); d.Allowed || !d.Stale {
+		t.Errorf("a 3 h member joining after the 1 h one asked again: %+v, %v; want the fleet's copy standing in", d, err)
 	}
 }
 
@@ -2841,9 +2896,15 @@ func TestStoreOutageJoinedWhileTheStoreWasDown(t *testing.T) {
 	down(false)
 	at(40*time.Minute, j)
 	for _, m := range []time.Duration{61, 70} {
-		for name, c := range map[string]*Client{"the first member": a, "the member that joined": j, "a member joining": newTestClient(t, opts...)} {
-			if d := at(m*time.Minute, c); !d.Allowed {
-				t.Errorf("%s, %v into an outage begun at 0: %+v; want allowed, after an hour", name, m*time.Minute, d)
+		// In this order: the member that joined, asking first, answers
+		// by its own count, from 30m (left open: it takes the Store's
+		// start only when that is the later).
+		for _, c := range []struct {
+			name string
+			c    *Client
+		}{{"the first member", a}, {"a member joining", newTestClient(t, opts...)}, {"the member that joined", j}} {
+			if d := at(m*time.Minute, c.c); !d.Allowed {
+				t.Errorf("%s, %v into an outage begun at 0: %+v; want allowed, after an hour", c.name, m*time.Minute, d)
 			}
 		}
 	}

@@ -131,11 +131,21 @@ const (
 	causeCut = 1<<1 | 1<<2 | 1<<3 | 1<<4 | 1<<5 | 1<<6 | causeTimeout | causeReset
 )
 
-// refusalClasses are the classes of a stored failure that is a refusal
-// (see refused), which no error policy makes allow-all: an address not
-// public, a redirect not followed, a coding not read. A failure of no
-// class kept may be one too (an answer that could not be read).
-var refusalClasses = causeNonPublic | causesOf(body.ErrContentCoding) | causesOf(errRedirects)
+// refusalClasses are the classes of a stored failure that may be a
+// refusal (see refused) or an answer cut (errCutAnswer), which no error
+// policy makes allow-all: an address not public, a redirect not
+// followed, a coding not read, a body ended early. A failure with no
+// class or kind kept may be one too (an answer that could not be read:
+// see classified).
+var refusalClasses = causeNonPublic | causesOf(body.ErrContentCoding) | causesOf(errRedirects) |
+	causesOf(io.ErrUnexpectedEOF) | causesOf(io.EOF)
+
+// classified reports whether err, a stored failure's (see storedCause),
+// keeps a class or a kind beside its text.
+func classified(err error) bool {
+	ce, ok := err.(*cutEnd)
+	return ok && (len(ce.is) > 0 || ce.timeout)
+}
 
 // causesOf returns the classes of err the Store encoding keeps.
 func causesOf(err error) uint16 {
