@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
+	"unicode"
 
 	"github.com/robotsgate/robotstxt/parser"
 )
@@ -120,11 +120,16 @@ func (lt *linter) lostRule(dg parser.Diagnostic) bool {
 	if len(f.Groups) == 0 && !slices.ContainsFunc(f.Diagnostics, func(d parser.Diagnostic) bool { return d.Kind == parser.RuleOutsideGroup }) {
 		return false
 	}
-	text := strings.TrimLeft(lt.lines.text(dg.Line), " \t"+bom)
-	value := strings.TrimLeft(text[min(len(k), len(text)):], " \t")
-	if r, n := utf8.DecodeRuneInString(value); r != '/' && r != '*' && strings.ContainsRune(colonMarks, r) {
-		value = strings.TrimLeft(value[n:], " \t") // the mark that stands for the colon
+	value := lt.lines.text(dg.Line)
+	for _, w := range strings.Fields(k) { // the key as written: "User  agent"
+		value = strings.TrimLeft(value, " \t"+bom)
+		value = value[min(len(w), len(value)):]
 	}
+	// Past the marks that stand for the colon: "Disallow = /x",
+	// "Disallow-/x", not "User agent not allowed (see /help).".
+	value = strings.TrimLeftFunc(value, func(r rune) bool {
+		return r != '/' && r != '*' && (unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsSymbol(r))
+	})
 	return strings.HasPrefix(value, "/") || strings.HasPrefix(value, "*")
 }
 

@@ -69,6 +69,9 @@ func TestNoDirectives(t *testing.T) {
 		{"a sentence with a path", "Access denied\nUser agent not allowed (see /help).\n", []string{"1:no-directives"}},
 		{"a date", "Page\nDisallow = 2024/01\n", []string{"1:no-directives"}},
 		{"a rule run into its key", "Disallow/x\n", []string{"1:directive-skipped"}},
+		// The key as written, then any mark for the colon (review161).
+		{"two blanks in the key", "User  agent *\n", []string{"1:directive-skipped"}},
+		{"a dash for the colon", "Disallow-/x\n", []string{"1:directive-skipped"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := codesAt(lintText(t, tc.body), codeNoDirectives, codeOutsideGroup, codeLicenseRelative, codeDirectiveLost)

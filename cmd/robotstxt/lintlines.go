@@ -338,7 +338,15 @@ func (lt *linter) namedElsewhere(rest string, line int) string {
 		}
 	}
 	own := lt.groupAt[line]
+	// Not past a mark or word that excepts ("* !Googlebot", "* (except
+	// Googlebot)"): the line means every crawler but those.
+	if i := strings.IndexAny(rest, "!([{"); i >= 0 {
+		rest = rest[:i]
+	}
 	for _, name := range strings.FieldsFunc(rest, func(r rune) bool { return !isTokenRune(r) }) {
+		if w := strings.ToLower(name); w == "except" || w == "not" || w == "but" || w == "excluding" {
+			break
+		}
 		if gs := lt.groupsOf[strings.ToLower(name)]; len(gs) > 0 && !slices.Contains(gs, own) {
 			return name
 		}

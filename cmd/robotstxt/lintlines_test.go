@@ -124,6 +124,12 @@ func TestTwoAgentsAfterTheStar(t *testing.T) {
 			t.Errorf("%q, GPTBot's group after it: %+v; want %s naming GPTBot", value, fs, codeTwoAgents)
 		}
 	}
+	// A name the line excepts is no second crawler (review161).
+	for _, value := range []string{"* (except GPTBot)", "* !GPTBot", "* [not GPTBot]", "* except GPTBot"} {
+		if fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /\n"); slices.ContainsFunc(fs, func(f finding) bool { return f.Code == codeTwoAgents }) {
+			t.Errorf("%q: %+v; want no %s", value, fs, codeTwoAgents)
+		}
+	}
 	// The line's own group names GPTBot too: it obeys this one (review160).
 	if fs := lintText(t, "User-agent: * GPTBot\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /x\n"); slices.ContainsFunc(fs, func(f finding) bool { return f.Code == codeTwoAgents }) {
 		t.Errorf("* GPTBot in a group naming GPTBot: %+v; want no %s", fs, codeTwoAgents)
