@@ -2578,30 +2578,12 @@ func TestStoreStandInOutlivesAStricterMember(t *testing.T) {
 	} {
 		var mode atomic.Value
 		mode.Store("up")
-		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-			switch mode.Load().(string) {
-			case "dns":
-				return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
-			case "503":
-				return &http.Response{StatusCode: 503, Request: r, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("down"))}, nil
-			}
-			return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
-				Body: io.NopCloser(strings.NewReader(privateRules))}, nil
-		})
+		rt := siteFailing(&mode, false)
 		clock := newTestClock()
 		opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithStore(newMemStore()), WithClock(clock.Now),
 			WithUnreachableAllowAfter(time.Hour)}
 		r := newTestClient(t, opts...)
-		if ok, err := r.Allowed(ctx, u); ok || err != nil {
-			t.Fatalf("%s: the site up: %v, %v; want disallowed", name, ok, err)
-		}
-		clock.Advance(2 * time.Minute)
-		mode.Store("dns")
-		start := clock.Now()
-		for clock.Now().Sub(start) < 2*time.Hour {
-			d, _ := r.Check(ctx, u)
-			clock.Advance(d.Expires.Sub(clock.Now()) + time.Second)
-		}
+		goneFor(t, clock, &mode, r, u, 2*time.Hour)
 		mode.Store("503")
 		_, _ = newTestClient(t, append(opts, strict...)...).Check(ctx, u)
 		for range 3 { // new members, an hour apart, the site still failing
@@ -2624,27 +2606,12 @@ func TestStoreStandInPastItsWindow(t *testing.T) {
 	const u = "http://site.test/private/x"
 	var mode atomic.Value
 	mode.Store("up")
-	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		if mode.Load().(string) == "dns" {
-			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
-		}
-		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
-			Body: io.NopCloser(strings.NewReader(privateRules))}, nil
-	})
+	rt := siteFailing(&mode, false)
 	clock := newTestClock()
 	opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithStore(newMemStore()), WithClock(clock.Now),
 		WithStaleWindow(time.Hour), WithUnreachableAllowAfter(30 * time.Minute)}
 	r := newTestClient(t, opts...)
-	if ok, err := r.Allowed(ctx, u); ok || err != nil {
-		t.Fatalf("the site up: %v, %v; want disallowed", ok, err)
-	}
-	clock.Advance(2 * time.Minute)
-	mode.Store("dns")
-	start := clock.Now()
-	for clock.Now().Sub(start) < 3*time.Hour {
-		d, _ := r.Check(ctx, u)
-		clock.Advance(d.Expires.Sub(clock.Now()) + time.Second)
-	}
+	goneFor(t, clock, &mode, r, u, 3*time.Hour)
 	if d, _ := r.Check(ctx, u); !d.Allowed {
 		t.Fatalf("3 h into the outage, the copy past its 1 h window: %+v; want allowed", d)
 	}
@@ -2666,27 +2633,12 @@ func TestStoreStandInOfALongerWindow(t *testing.T) {
 	const u = "http://site.test/private/x"
 	var mode atomic.Value
 	mode.Store("up")
-	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		if mode.Load().(string) == "dns" {
-			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
-		}
-		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
-			Body: io.NopCloser(strings.NewReader(privateRules))}, nil
-	})
+	rt := siteFailing(&mode, false)
 	clock := newTestClock()
 	opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithStore(newMemStore()), WithClock(clock.Now),
 		WithStaleWindow(time.Hour), WithUnreachableAllowAfter(30 * time.Minute)}
 	r := newTestClient(t, opts...)
-	if ok, err := r.Allowed(ctx, u); ok || err != nil {
-		t.Fatalf("the site up: %v, %v; want disallowed", ok, err)
-	}
-	clock.Advance(2 * time.Minute)
-	mode.Store("dns")
-	start := clock.Now()
-	for clock.Now().Sub(start) < 50*time.Minute {
-		d, _ := r.Check(ctx, u)
-		clock.Advance(d.Expires.Sub(clock.Now()) + time.Second)
-	}
+	start := goneFor(t, clock, &mode, r, u, 50*time.Minute)
 	if d, _ := newTestClient(t, append(opts, WithStaleWindow(3*time.Hour))...).Check(ctx, u); d.Allowed || !d.Stale {
 		t.Fatalf("the longer window's member: %+v; want the copy standing in", d)
 	}
@@ -2710,13 +2662,7 @@ func TestStoreStandInPastTheWindowByErrorPolicy(t *testing.T) {
 	const u = "http://site.test/private/x"
 	var mode atomic.Value
 	mode.Store("up")
-	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		if mode.Load().(string) == "dns" {
-			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
-		}
-		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
-			Body: io.NopCloser(strings.NewReader(privateRules))}, nil
-	})
+	rt := siteFailing(&mode, false)
 	clock := newTestClock()
 	start := clock.Now()
 	nameGoneAllows := func(err error) Outcome {
@@ -2773,30 +2719,7 @@ func TestStoreStandInPastTheWindowAsAlone(t *testing.T) {
 	} {
 		var mode atomic.Value
 		mode.Store("up")
-		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-			switch mode.Load().(string) {
-			case "dns":
-				return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
-			case "nonpublic":
-				return nil, fmt.Errorf("dial tcp 10.0.0.7:80: %w", ErrNonPublic)
-			case "badstatus":
-				return &http.Response{StatusCode: 1000, Request: r, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(""))}, nil
-			case "cut":
-				if tr := httptrace.ContextClientTrace(r.Context()); tr != nil && tr.GotFirstResponseByte != nil {
-					tr.GotFirstResponseByte()
-				}
-				return nil, io.ErrUnexpectedEOF
-			case "noroute":
-				return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.EHOSTUNREACH}}
-			case "dnstemp":
-				return nil, &net.DNSError{Err: "server misbehaving", Name: r.URL.Hostname(), IsTemporary: true}
-			}
-			if r.URL.Path == "/robots.txt" {
-				return &http.Response{StatusCode: 301, Request: r, Header: http.Header{"Location": {"/r.txt"}}, Body: io.NopCloser(strings.NewReader(""))}, nil
-			}
-			return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
-				Body: io.NopCloser(strings.NewReader(privateRules))}, nil
-		})
+		rt := siteFailing(&mode, true)
 		clock := newTestClock()
 		opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithClock(clock.Now), WithStore(newMemStore()),
 			WithErrorPolicy(tc.policy), WithBackoff(45*time.Minute, 2*time.Hour), WithStaleWindow(time.Hour)}
@@ -2829,13 +2752,7 @@ func TestStoreStandInOutlivesAShorterWindowFirst(t *testing.T) {
 	const u = "http://site.test/private/x"
 	var mode atomic.Value
 	mode.Store("up")
-	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		if mode.Load().(string) == "dns" {
-			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
-		}
-		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
-			Body: io.NopCloser(strings.NewReader(privateRules))}, nil
-	})
+	rt := siteFailing(&mode, false)
 	clock := newTestClock()
 	start := clock.Now()
 	opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithClock(clock.Now), WithStore(newMemStore()),
@@ -2907,6 +2824,60 @@ func TestStoreOutageJoinedWhileTheStoreWasDown(t *testing.T) {
 				t.Errorf("%s, %v into an outage begun at 0: %+v; want allowed, after an hour", c.name, m*time.Minute, d)
 			}
 		}
+	}
+}
+
+// goneFor has r read u's site up (u disallowed), then, two minutes on,
+// its name gone for d, r asking again at each expiry, and returns when
+// the outage began.
+func goneFor(t *testing.T, clock *testClock, mode *atomic.Value, r *Client, u string, d time.Duration) time.Time {
+	t.Helper()
+	ctx := context.Background()
+	if ok, err := r.Allowed(ctx, u); ok || err != nil {
+		t.Fatalf("the site up: %v, %v; want disallowed", ok, err)
+	}
+	clock.Advance(2 * time.Minute)
+	mode.Store("dns")
+	start := clock.Now()
+	for clock.Now().Sub(start) < d {
+		dd, _ := r.Check(ctx, u)
+		clock.Advance(dd.Expires.Sub(clock.Now()) + time.Second)
+	}
+	return start
+}
+
+// siteFailing answers robots.txt with privateRules, fresh for a minute
+// (through a redirect to /r.txt when redirect is set), or, as mode
+// says, fails: "dns" (a name gone), "503", "nonpublic" (a guard's
+// refusal), "badstatus" (an answer that cannot be read), "cut" (an
+// answer cut after its first byte), "noroute", "dnstemp" (a resolver
+// that fails).
+func siteFailing(mode *atomic.Value, redirect bool) roundTripFunc {
+	return func(r *http.Request) (*http.Response, error) {
+		switch mode.Load().(string) {
+		case "dns":
+			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+		case "503":
+			return &http.Response{StatusCode: 503, Request: r, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("down"))}, nil
+		case "nonpublic":
+			return nil, fmt.Errorf("dial tcp 10.0.0.7:80: %w", ErrNonPublic)
+		case "badstatus":
+			return &http.Response{StatusCode: 1000, Request: r, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(""))}, nil
+		case "cut":
+			if tr := httptrace.ContextClientTrace(r.Context()); tr != nil && tr.GotFirstResponseByte != nil {
+				tr.GotFirstResponseByte()
+			}
+			return nil, io.ErrUnexpectedEOF
+		case "noroute":
+			return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.EHOSTUNREACH}}
+		case "dnstemp":
+			return nil, &net.DNSError{Err: "server misbehaving", Name: r.URL.Hostname(), IsTemporary: true}
+		}
+		if redirect && r.URL.Path == "/robots.txt" {
+			return &http.Response{StatusCode: 301, Request: r, Header: http.Header{"Location": {"/r.txt"}}, Body: io.NopCloser(strings.NewReader(""))}, nil
+		}
+		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
+			Body: io.NopCloser(strings.NewReader(privateRules))}, nil
 	}
 }
 
