@@ -181,10 +181,11 @@ func (t *sharedTier) read(parent context.Context, k key, fresh bool) (e *entry, 
 		// keeps this Client's own: the copy to its window's end for
 		// an allow-all (of the outage's length, or of the error
 		// policy for a failure with no response of a class or kind
-		// kept that is no refusal),
-		// the failure past it, and for a failure that defers.
+		// kept that is no refusal), the failure past it, and for a
+		// failure that defers.
 		f := e.failure()
-		if t.cfg.outageAllows(k, f.fetched, f.since) || f.status == 0 && k.doc.robots && classified(f.cause) && f.causes&refusalClasses == 0 && t.errorPolicyGives(f, OutcomeAllowAll) {
+		noResponse := f.status == 0 && k.doc.robots && classified(f.cause) && f.causes&refusalClasses == 0
+		if t.cfg.outageAllows(k, f.fetched, f.since) || noResponse && t.errorPolicyGives(f, OutcomeAllowAll) {
 			f.outcome = OutcomeAllowAll
 		}
 		if end := e.fetched.add(t.cfg.staleWindow); f.outcome == OutcomeUnreachable || stampOf(t.cfg.now()) >= end {

@@ -344,10 +344,11 @@ func (lt *linter) namedElsewhere(rest string, line int) string {
 		rest = rest[:i]
 	}
 	for _, name := range strings.FieldsFunc(rest, func(r rune) bool { return !isTokenRune(r) }) {
-		if w := strings.ToLower(name); w == "except" || w == "not" || w == "but" || w == "excluding" {
+		w := strings.ToLower(name)
+		if w == "except" || w == "not" || w == "but" || w == "excluding" {
 			break
 		}
-		if gs := lt.groupsOf[strings.ToLower(name)]; len(gs) > 0 && !slices.Contains(gs, own) {
+		if gs := lt.groupsOf[w]; len(gs) > 0 && !slices.Contains(gs, own) {
 			return name
 		}
 	}
@@ -661,8 +662,9 @@ func editDistance(as, bs string) int {
 }
 
 // records reports Crawl-delay (once), one before any group, each
-// crawl-delay the Client reads and clamps, unsupported rules, Content-Signal records that state
-// nothing in part or whole, and sitemaps that are not absolute URLs.
+// crawl-delay the Client reads and clamps, unsupported rules,
+// Content-Signal records that state nothing in part or whole, and
+// sitemaps that are not absolute URLs.
 func (lt *linter) records() {
 	f := lt.file
 	all := slices.Clone(f.Extensions)
