@@ -382,6 +382,12 @@ func TestFetchLegacyCharsetSpellings(t *testing.T) {
 			t.Errorf("%s: Robots.Check, as Google's parser, reads the bytes: allowed; want disallowed", tc.paths[0])
 		}
 	}
+	// Decision.Served names the reading that disallowed it, as its doc
+	// says: the path as the file's rules, converted, spell it.
+	latin := newSite(t, serve(200, "User-agent: *\nDisallow: /caf\xe9/\n", "Content-Type", "text/plain; charset=iso-8859-1"))
+	if d, err := newTestClient(t).Check(context.Background(), latin.URL+"/caf%E9/menu.html"); d.Allowed || err != nil || d.Served != "/caf%C3%A9/menu.html" {
+		t.Errorf("/caf%%E9/menu.html: allowed %v, served %q, %v; want disallowed, served as /caf%%C3%%A9/menu.html", d.Allowed, d.Served, err)
+	}
 	// A byte Windows-1252 leaves undefined is no U+FFFD: eBay's rule
 	// (corpus 1145) does not refuse a Shift_JIS query (review159).
 	ebay := newSite(t, serve(200, "User-agent: *\nDisallow: /sch/*%EF\n", "Content-Type", "text/plain"))
