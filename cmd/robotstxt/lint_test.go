@@ -274,6 +274,9 @@ func TestLintLive(t *testing.T) {
 		len(rep.Diagnostics) != 2 || rep.Diagnostics[0].Code != codeCharset || rep.Diagnostics[1].Code != codeDuplicate || rep.Diagnostics[1].Text != "Disallow: /café" {
 		t.Errorf("exit %d, report %+v", r.code, rep)
 	}
+	if m := rep.Diagnostics[0].Message; !strings.Contains(m, "in UTF-8 or, escaped, in windows-1252") {
+		t.Errorf("windows-1252: %q", m)
+	}
 	missing := newRobotsServer(t, http.StatusNotFound, "")
 	if r := runCmd(t, "", "lint", missing.URL+"/robots.txt"); r.code != exitUsage || !strings.Contains(r.stderr, "nothing to lint: status 404") {
 		t.Errorf("404: exit %d, stderr %q", r.code, r.stderr)
@@ -722,5 +725,25 @@ func TestLintJSONBadURLWithholdsUserinfo(t *testing.T) {
 		if r.code != exitUsage || strings.Contains(r.stdout+r.stderr, secret) {
 			t.Errorf("lint -json %s: exit %d; want %d and no password:\n%s%s", arg, r.code, exitUsage, r.stdout, r.stderr)
 		}
+	}
+}
+
+// TestLintCharsetSaysWhichURLsMatch checks that the charset note says
+// which spellings of a URL a rule in another charset matches: crawlers
+// read a URL's escapes in UTF-8 and Windows-1252, not in Windows-1251.
+func TestLintCharsetSaysWhichURLsMatch(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=windows-1251")
+		w.Write([]byte("User-agent: *\nDisallow: /\xea\xed\xe8\xe3\xe8/\n"))
+	}))
+	defer srv.Close()
+	r := runCmd(t, "", "lint", "-json", srv.URL+"/robots.txt")
+	var rep report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("%v: %q (stderr %q)", err, r.stdout, r.stderr)
+	}
+	if rep.Charset != "windows-1251" || len(rep.Diagnostics) != 1 ||
+		!strings.Contains(rep.Diagnostics[0].Message, "only URLs that spell them in UTF-8, not in windows-1251") {
+		t.Errorf("report %+v", rep)
 	}
 }

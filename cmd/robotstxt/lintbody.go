@@ -255,7 +255,11 @@ func (lt *linter) charset() {
 	switch cs := lt.doc.body.Charset; {
 	case strings.HasPrefix(cs, "utf-16"):
 		lt.add(0, codeUTF16, "the file is %s: Google reads robots.txt as UTF-8, and many tools cannot read UTF-16; save it as UTF-8", strings.ToUpper(cs))
+	case cs == "windows-1252":
+		// Crawlers read a URL's escapes that are not UTF-8 as
+		// Windows-1252 too (see matcher.ServedForms).
+		lt.add(0, codeCharset, "the file is not UTF-8; it is read as %s (see parser.Read), so non-ASCII characters in rules match URLs that spell them in UTF-8 or, escaped, in %[1]s", cs)
 	case cs != "utf-8" && cs != "":
-		lt.add(0, codeCharset, "the file is not UTF-8; it is read as %s (see parser.Read), so non-ASCII characters in rules match their UTF-8 form in URLs", cs)
+		lt.add(0, codeCharset, "the file is not UTF-8; it is read as %s (see parser.Read), so non-ASCII characters in rules match only URLs that spell them in UTF-8, not in %[1]s", cs)
 	}
 }
