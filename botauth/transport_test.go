@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1441,5 +1442,48 @@ func TestTransportSecondHostFieldNotSigned(t *testing.T) {
 				t.Errorf("%s: %s (stack %v): %v, signed %v; want signed %v", tc.key, tc.value, stack, err, signed, tc.signed)
 			}
 		}
+	}
+}
+
+// TestTransportLeakEarlyInALongChain checks that a chain of redirects a
+// RoundTripper below followed is read back to its start: one that sent
+// the signature to evil.test on its first hop and then followed a long
+// chain within the site is refused, past the hops leftWith reads too.
+func TestTransportLeakEarlyInALongChain(t *testing.T) {
+	for _, within := range []int{50, maxHops + 6} {
+		var evilGot atomic.Value
+		evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			evilGot.Store(r.Header.Get("Signature"))
+			http.Redirect(w, r, "http://site.test/0", http.StatusFound)
+		}))
+		site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p := strings.TrimPrefix(r.URL.Path, "/")
+			if p == "start" {
+				http.Redirect(w, r, "http://evil.test/x", http.StatusFound)
+				return
+			}
+			if n, _ := strconv.Atoi(p); n < within {
+				http.Redirect(w, r, fmt.Sprintf("/%d", n+1), http.StatusFound)
+				return
+			}
+			io.WriteString(w, "site")
+		}))
+		next := namedTransport(map[string]string{"site.test:80": site.Listener.Addr().String(), "evil.test:80": evil.Listener.Addr().String()})
+		below := &http.Client{Transport: next, CheckRedirect: func(*http.Request, []*http.Request) error { return nil }}
+		rt := NewTransport(roundTripperFunc(below.Do), newTestSigner(t))
+		req, _ := http.NewRequest(http.MethodGet, "http://site.test/start", nil)
+		resp, err := rt.RoundTrip(req)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if s, _ := evilGot.Load().(string); s == "" {
+			t.Fatalf("%d hops within: evil.test got no signature", within)
+		}
+		if !errors.Is(err, errSignatureLeft) {
+			t.Errorf("%d hops within the site after evil.test's: %v, %v; want errSignatureLeft", within, resp != nil, err)
+		}
+		next.CloseIdleConnections()
+		evil.Close()
+		site.Close()
 	}
 }
