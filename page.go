@@ -71,7 +71,8 @@ type Receipt struct {
 	// joined by ", ").
 	Agent string `json:"agent"`
 	// FetchedAt is when the receipt was made, by the Client's clock, in
-	// UTC: make it as soon as the page is read.
+	// UTC, after any robots.txt or tdmrep.json it fetched: make it as soon
+	// as the page is read.
 	FetchedAt time.Time `json:"fetched_at"`
 	// Usage is the merged answer of the signals that count.
 	Usage Usage `json:"usage"`
@@ -247,13 +248,14 @@ const maxLicenses = 16
 // nothing.
 func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	t.mustBeMade()
-	rc := Receipt{Agent: strings.Join(t.c.tokens, ", "), FetchedAt: t.c.cfg.now().UTC(), Signals: []Signal{}, Licenses: []string{}}
-	if resp == nil {
-		return rc
+	rc := Receipt{Agent: strings.Join(t.c.tokens, ", "), Signals: []Signal{}, Licenses: []string{}}
+	if resp != nil {
+		rd := reading{record: true, signals: rc.Signals}
+		t.read(&rd, resp, body, &rc)
+		rc.Usage, rc.Signals, rc.Dropped = rd.usage, rd.signals, rd.dropped
 	}
-	rd := reading{record: true, signals: rc.Signals}
-	t.read(&rd, resp, body, &rc)
-	rc.Usage, rc.Signals, rc.Dropped = rd.usage, rd.signals, rd.dropped
+	// Dated once read: a robots.txt fetched for it is no later.
+	rc.FetchedAt = t.c.cfg.now().UTC()
 	return rc
 }
 

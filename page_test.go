@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf16"
@@ -2230,6 +2231,30 @@ func TestReceiptOfAnUnsentPageAtAnotherPort(t *testing.T) {
 		if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo {
 			t.Errorf("SkipRobots %v: Transport.Usage %q; want train-ai=n", skip, u)
 		}
+	}
+}
+
+// TestReceiptDatedAfterItsRobotsTxt: a receipt for a page the Transport
+// did not send fetches its robots.txt, and is dated after it, not before
+// the file it rests on (consent87 bug 3).
+func TestReceiptDatedAfterItsRobotsTxt(t *testing.T) {
+	checkLeaks(t)
+	next := sentToSites(t, map[string]string{"a.test": "User-agent: *\nAllow: /\n"}, nil)
+	var mu sync.Mutex
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { // a minute on at every reading
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(time.Minute)
+		return now
+	}
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA), WithClock(clock)})
+	defer c.Close()
+	req, _ := http.NewRequestWithContext(SkipRobots(t.Context()), "GET", "http://a.test/p", nil)
+	resp, body := fetchPageReq(t, &http.Client{Transport: tr}, req)
+	rc := tr.Receipt(resp, body)
+	if rc.Robots == nil || rc.Robots.FetchedAt.IsZero() || rc.FetchedAt.Before(rc.Robots.FetchedAt) {
+		t.Errorf("receipt dated %v, its robots.txt %+v; want the receipt no earlier", rc.FetchedAt, rc.Robots)
 	}
 }
 
