@@ -863,6 +863,31 @@ func (cutPage) Read([]byte) (int, error) { return 0, errCutPage }
 // read, as their docs state.
 const metaReads = 1 << 20
 
+// decodedHead returns raw, a page, as meta reads it decoded to text from
+// its first metaReads bytes: text when meta reads it whole, else cut at
+// the last character to start within metaReads (Cyrillic doubles), when
+// meta reads its head there; else raw, whose head ends within its first
+// mebibyte, unless that is cut too (meta reads no more either way).
+func decodedHead(raw pageText, text []byte) pageText {
+	if len(text) <= metaReads {
+		return pageText{text, raw.cut}
+	}
+	n := metaReads
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	if p := (pageText{text[:n], true}); headRead(p) {
+		return p
+	}
+	return raw
+}
+
+// headRead reports whether meta reads the end of p's head.
+func headRead(p pageText) bool {
+	_, err := meta.FromHTML(p.reader())
+	return err == nil
+}
+
 // pageHTML returns b, the body of resp, as the HTML whose META tags a
 // browser reads: none when it is empty or not HTML (see isHTML), and
 // given the byte-order mark of the UTF-16 its Content-Type declares, as
@@ -992,13 +1017,11 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	case bom == "" && !hasBOM(b):
 		// In another encoding than UTF-8, decoded: a no-break space
 		// written in it is the one UTF-8 or &nbsp; writes, as to
-		// browsers. Its tags are ASCII either way, so a page that
-		// decodes longer than meta reads (Cyrillic doubles) is read
-		// raw: decoded, a head its first mebibyte holds would run
-		// past what meta reads.
+		// browsers, whatever the page's length (read raw, a page of a
+		// mebibyte with one é lost it; see decodedHead).
 		if e := legacy(cs, first); e != nil {
-			if text, err := body.Decoder(e).Bytes(first); err == nil && len(text) <= metaReads {
-				page.b = text
+			if text, err := body.Decoder(e).Bytes(first); err == nil {
+				page = decodedHead(page, text)
 			}
 		}
 	}

@@ -3729,6 +3729,36 @@ func TestReceiptLegacyHeadWithinReads(t *testing.T) {
 	}
 }
 
+// TestReceiptLegacyCharsetReadDecodedAtAnyLength: a page in a legacy
+// charset whose first mebibyte decodes longer than meta reads (a page of
+// a mebibyte with one é, a Japanese page of 700 KB, a Cyrillic one of
+// 600 KB) is read decoded to
+// its head's end, as a short one is: read raw, its noai after a
+// no-break space or an ideographic space was lost (meta89).
+func TestReceiptLegacyCharsetReadDecodedAtAnyLength(t *testing.T) {
+	_, tr, hc := newTestTransport(t)
+	for _, c := range []struct {
+		charset, head, fill string
+		n                   int
+	}{
+		{"windows-1252", "noindex,\xA0noai", "caf\xE9 ", 100},
+		{"windows-1252", "noindex,\xA0noai", "caf\xE9 ", 220_000},
+		{"shift_jis", "noindex,\x81\x40noai", "\x82\xa0", 1000},
+		{"shift_jis", "noindex,\x81\x40noai", "\x82\xa0", 350_000},
+		{"windows-1251", "noindex,\xA0noai", "\xe0", 600_000},
+	} {
+		s := newTestSite(t, "User-agent: *\nAllow: /\n")
+		page := `<html><head><meta name="robots" content="` + c.head + `"></head><body><p>` + strings.Repeat(c.fill, c.n)
+		s.route("/page", serve(200, page, "Content-Type", "text/html; charset="+c.charset))
+		resp, b := fetchPage(t, hc, s.URL+"/page")
+		d, rc := tr.PageDirectives(resp, b), tr.Receipt(resp, b)
+		if !d.NoIndex || !d.NoAI || rc.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s page of %d bytes: NoIndex %v, NoAI %v, receipt signals %q; want noindex and noai, as from a short page",
+				c.charset, len(b), d.NoIndex, d.NoAI, sigs(rc.Signals))
+		}
+	}
+}
+
 // TestReceiptURLWithholdsCredentials: Receipt.URL is documented as
 // "the page's URL, as the request reached the server, without userinfo",
 // and a receipt is a log line kept for years. For a response the
