@@ -304,10 +304,11 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 	if resp.StatusCode == http.StatusNotModified {
 		rd.state("page", "unreadable", errNotModified.Error(), noTraining)
 	}
-	// An empty line states nothing (as an empty list member, RFC 9110
-	// 5.6.1): joined, it would turn the others into no Dictionary, and an
-	// intermediary adding one lift the site's train-ai=n.
-	empty := func(line string) bool { return strings.Trim(line, " \t") == "" }
+	// An empty line, or one of commas, states nothing (as empty list
+	// members, RFC 9110 5.6.1): joined, it would turn the others into no
+	// Dictionary, and an intermediary adding one lift the site's
+	// train-ai=n.
+	empty := func(line string) bool { return strings.Trim(line, " \t,") == "" }
 	if v := slices.DeleteFunc(slices.Clone(h.Values("Content-Usage")), empty); len(v) > 0 {
 		stmt := strings.Join(v, ", ")
 		rd.state("content-usage-header", "Content-Usage", stmt, parseUsage(stmt))

@@ -1495,6 +1495,8 @@ func TestTransportUsage(t *testing.T) {
 		{"/blog/bad-header", []string{"Content-Usage", "Train-AI=n"}, "train-ai=y"},
 		{"/blog/empty-line-after", []string{"Content-Usage", "train-ai=n", "Content-Usage", ""}, "train-ai=n"},
 		{"/blog/blank-line-before", []string{"Content-Usage", " \t", "Content-Usage", "train-ai=n"}, "train-ai=n"},
+		{"/blog/comma-line-after", []string{"Content-Usage", "train-ai=n", "Content-Usage", " , "}, "train-ai=n"}, // meta89
+		{"/blog/comma-line-before", []string{"Content-Usage", ",", "Content-Usage", "train-ai=n"}, "train-ai=n"},
 		{"/blog/noai", []string{"X-Robots-Tag", "noai"}, "train-ai=n"},
 		{"/blog/noai-for-us", []string{"X-Robots-Tag", "ExampleBot: noindex, NoAI"}, "train-ai=n"},
 		{"/blog/noai-for-others", []string{"X-Robots-Tag", "otherbot: noai"}, "train-ai=y"},
