@@ -315,18 +315,17 @@ func sameServer(host string, u *url.URL) bool {
 // signed's signature to, or "": the hops are last's, and each before it
 // (the Request of its Response), as an http.Client chains them. A
 // server is its authority as Sign writes it: http and https of one
-// host are one. A chain longer than maxHops is read as having left.
+// host are one. Every hop is read, however many (a chain a RoundTripper
+// below made may loop: its hops are read once).
 func leftWith(last, signed *http.Request) string {
 	sig := signed.Header.Get("Signature")
 	own, _ := authority(cmp.Or(signed.Host, signed.URL.Host), signed.URL.Scheme) // as Sign wrote it
 	// A hop is a request net/http made of a response signed did not come
 	// with; a copy of signed sent to another address (a pinned one, a
 	// pool's) is none.
-	for hop, n := last, 0; hop != nil && hop.URL != nil && hop.Response != nil && hop.Response != signed.Response; n++ {
-		if n == maxHops {
-			// The first hops, which may have left, are past reading.
-			return fmt.Sprintf("a server past the %d hops read", maxHops)
-		}
+	read := make(map[*http.Request]bool)
+	for hop := last; hop != nil && hop.URL != nil && hop.Response != nil && hop.Response != signed.Response && !read[hop]; {
+		read[hop] = true
 		// A hop naming the site the signature is for, at any address
 		// (a pinned one), or sent to the address signed went to with no
 		// Host of its own, goes to that site; one naming another site
@@ -354,11 +353,6 @@ func hopSite(hop *http.Request) string {
 	}
 	return hop.Host
 }
-
-// maxHops bounds the hops leftWith reads back (a chain a RoundTripper
-// below made could loop): an http.Client follows at most 10 by default,
-// and a longer chain is read as having left.
-const maxHops = 64
 
 // robotsTransport reports whether rt is or wraps (by an Unwrap method) a
 // robotstxt.Transport, told by its type: robotstxt's tests import this

@@ -1448,9 +1448,10 @@ func TestTransportSecondHostFieldNotSigned(t *testing.T) {
 // TestTransportLeakEarlyInALongChain checks that a chain of redirects a
 // RoundTripper below followed is read back to its start: one that sent
 // the signature to evil.test on its first hop and then followed a long
-// chain within the site is refused, past the hops leftWith reads too.
+// chain within the site is refused, past 64 hops too (botauth89: leftWith
+// read back no more).
 func TestTransportLeakEarlyInALongChain(t *testing.T) {
-	for _, within := range []int{50, maxHops + 6} {
+	for _, within := range []int{50, 70} {
 		var evilGot atomic.Value
 		evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			evilGot.Store(r.Header.Get("Signature"))
@@ -1485,5 +1486,59 @@ func TestTransportLeakEarlyInALongChain(t *testing.T) {
 		next.CloseIdleConnections()
 		evil.Close()
 		site.Close()
+	}
+}
+
+// TestTransportLongChainWithinTheSite: a chain of 70 redirects within the
+// site, which a RoundTripper below followed, with or without a signer
+// below it signing each hop again, sent the signature nowhere else: it
+// is answered (review162: my first mend of botauth89 refused a chain past
+// the hops it read).
+func TestTransportLongChainWithinTheSite(t *testing.T) {
+	const within = 70
+	var other atomic.Int32
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Host != "site.test" {
+			other.Add(1)
+		}
+		if n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/")); n < within {
+			http.Redirect(w, r, fmt.Sprintf("/%d", n+1), http.StatusFound)
+			return
+		}
+		io.WriteString(w, "site")
+	}))
+	defer site.Close()
+	next := namedTransport(map[string]string{"site.test:80": site.Listener.Addr().String()})
+	defer next.CloseIdleConnections()
+	follow := func(*http.Request, []*http.Request) error { return nil } // no bound of its own
+	for _, below := range []http.RoundTripper{next, NewTransport(next, newTestSigner(t))} {
+		rt := NewTransport(roundTripperFunc((&http.Client{Transport: below, CheckRedirect: follow}).Do), newTestSigner(t))
+		req, _ := http.NewRequest(http.MethodGet, "http://site.test/0", nil)
+		resp, err := rt.RoundTrip(req)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if err != nil || other.Load() != 0 {
+			t.Errorf("%d hops within site.test below %T (%d requests elsewhere): %v; want the answer", within, below, other.Load(), err)
+		}
+	}
+}
+
+// TestLeftWithEndsOnALoop: a chain a RoundTripper below made that loops
+// back on itself is read once, not for ever.
+func TestLeftWithEndsOnALoop(t *testing.T) {
+	signed, _ := http.NewRequest(http.MethodGet, "http://site.test/", nil)
+	signed.Header.Set("Signature", "sig1=:x:")
+	a, _ := http.NewRequest(http.MethodGet, "http://site.test/a", nil)
+	b, _ := http.NewRequest(http.MethodGet, "http://site.test/b", nil)
+	a.Header, b.Header = signed.Header.Clone(), signed.Header.Clone()
+	a.Response = &http.Response{Request: b, Header: http.Header{}}
+	b.Response = &http.Response{Request: a, Header: http.Header{}}
+	if left := leftWith(a, signed); left != "" {
+		t.Errorf("a loop within the site: left with %q; want none", left)
+	}
+	b.URL.Host, b.Host = "evil.test", "evil.test"
+	if left := leftWith(a, signed); left != "evil.test" {
+		t.Errorf("a loop through evil.test: left with %q; want evil.test", left)
 	}
 }
