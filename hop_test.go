@@ -403,6 +403,77 @@ func TestHopToARobotsTxtThatIsAnothers(t *testing.T) {
 	}
 }
 
+// TestHopToARobotsTxtThatIsAnothersAtOnce: sites checked at once whose
+// robots.txt redirects to another site's ask it once, as one after the
+// other do: the first hop asks it, and the others take the answer it
+// kept, or its failure, also when the hops are paced and the answer
+// names a longer Crawl-delay (pace89: each asked it, eight at once, or
+// paced at the default interval past the file's Crawl-delay).
+func TestHopToARobotsTxtThatIsAnothersAtOnce(t *testing.T) {
+	checkLeaks(t)
+	for _, tc := range []struct {
+		down  bool
+		paced time.Duration // WithDefaultInterval of a Transport, or none
+	}{{false, 0}, {true, 0}, {false, 100 * time.Millisecond}} {
+		w := newHosts(t)
+		victim := serve(200, "User-agent: *\nDisallow: /cart\nCrawl-delay: 1\n", "Cache-Control", "max-age=3600")
+		if tc.down {
+			victim = serve(503, "busy", "Retry-After", "600")
+		}
+		w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+			time.Sleep(100 * time.Millisecond) // long enough for every hop to meet the first
+			victim(rw, r)
+		})
+		const sites = 8
+		for i := range sites {
+			w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
+		}
+		c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+		if tc.paced > 0 {
+			NewTransport(c, w.transport(t), WithDefaultInterval(tc.paced))
+		}
+		var wg sync.WaitGroup
+		for i := range sites {
+			wg.Go(func() {
+				if d, _ := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/cart", i)); d.Allowed {
+					t.Errorf("%+v: s%d.test: %+v; want the victim's rules, or deferred", tc, i, d)
+				}
+			})
+		}
+		wg.Wait()
+		if n := w.count("http://victim.test/robots.txt"); n != 1 {
+			t.Errorf("%+v: the victim's robots.txt asked %d times by %d sites redirected there at once; want once", tc, n, sites)
+		}
+	}
+}
+
+// TestHopToARobotsTxtThatIsAnothersInACycle: a hop to another site's
+// robots.txt that redirects on to a page of a third site, whose check
+// needs that site's robots.txt, which redirects to the second's again:
+// no fetch waits for the one asking it (see hopAsks), so the checks of
+// both sites, at once, answer rather than wait out their fetches.
+func TestHopToARobotsTxtThatIsAnothersInACycle(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", redirectTo("http://victim.test/robots.txt"))
+	w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		time.Sleep(50 * time.Millisecond)
+		redirectTo("http://c.test/rules")(rw, r)
+	})
+	w.on("c.test/robots.txt", redirectTo("http://victim.test/robots.txt"))
+	w.on("c.test/rules", serve(200, "User-agent: *\nDisallow: /cart\n"))
+	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	var wg sync.WaitGroup
+	for _, site := range []string{"a.test", "c.test"} {
+		wg.Go(func() {
+			if d, err := c.Check(context.Background(), "http://"+site+"/cart"); errors.Is(err, context.DeadlineExceeded) || d.Allowed {
+				t.Errorf("%s: %+v, %v; want an answer, not an allow", site, d, err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // TestHopToARobotsTxtThatMovesWithinItsSite: when the other site's
 // robots.txt redirects within its site (to https, to its www twin), as
 // its own fetch follows, the answer is kept as that site's own, with
