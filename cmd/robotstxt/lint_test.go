@@ -404,6 +404,40 @@ func TestLintTDMRep(t *testing.T) {
 	}
 }
 
+// TestLintTDMRepReadAsNoFile: a tdmrep.json that crawlers read as no file
+// (empty, or a page: a site's page for every path it lacks) has nothing
+// to lint, at a URL or on disk, as one that answers 404; lint called it
+// clean (tdmrep89). Lint and the Transport agree on which is which.
+func TestLintTDMRepReadAsNoFile(t *testing.T) {
+	const reserving = `[{"location": "/*", "tdm-reservation": 1}]`
+	dir := t.TempDir()
+	for _, body := range []string{
+		reserving,
+		"\xEF\xBB\xBF \n" + reserving,
+		"\n",
+		" \r\n\t",
+		"<!DOCTYPE html><html><body>Not found</body></html>",
+		"\xEF\xBB\xBF\n<p>" + reserving,
+	} {
+		srv := httptest.NewServer(signalSite{tdmrep: body})
+		c, rt := robotstxt.NewClientTransport(nil, []robotstxt.Option{robotstxt.WithTDMRep()})
+		none := receiptOf(t, rt, srv.URL+"/page").Usage.Pref("train-ai") != robotstxt.PrefNo
+		c.Close()
+		local := filepath.Join(dir, "tdmrep.json")
+		if err := os.WriteFile(local, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{srv.URL + "/.well-known/tdmrep.json", local} {
+			r := runCmd(t, "", "lint", name)
+			if said := r.code == exitUsage && strings.Contains(r.stderr, "nothing to lint") && strings.Contains(r.stderr, "no tdmrep.json"); said != none ||
+				!none && r.code != exitOK {
+				t.Errorf("lint of %s holding %q: exit %d, stderr %q; the Transport reads it as no file: %v", name, body, r.code, r.stderr, none)
+			}
+		}
+		srv.Close()
+	}
+}
+
 // TestLintTDMRepURL: lint of a site's tdmrep.json that answers 404 has
 // nothing to lint (exit 2), as lint of a robots.txt that answers so; of
 // one that is there, "bytes" is the body's size, as of the file on disk.

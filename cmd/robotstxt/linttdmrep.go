@@ -45,6 +45,9 @@ func lintTDMRep(name string, cfg fetchConfig, _ robotstxt.Mode, e env) (report, 
 			return report{File: shown, Error: errText(err)}, exitUsage
 		}
 		r.Bytes, r.Charset, url, tr = len(d.raw), d.body.Charset, pathSite+"/", served{d, tdmrepPath}
+		if noFile(d.body.Text) {
+			return nothingToLint(shown, "empty, or a page", e)
+		}
 	}
 	c, rt := robotstxt.NewClientTransport(tr, append(slices.Clip(cfg.opts), robotstxt.WithTDMRep(),
 		robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout)))
@@ -85,17 +88,35 @@ func lintTDMRep(name string, cfg fetchConfig, _ robotstxt.Mode, e env) (report, 
 		if lt.findings == nil && status/100 != 2 {
 			// A 404, or a 410: the site has no tdmrep.json, as for a
 			// robots.txt that answers so.
-			detail := fmt.Sprintf("status %d; no tdmrep.json: no reservation", status)
-			e.errorf("%s: nothing to lint: %s", shown, detail)
-			return report{File: shown, Error: "nothing to lint: " + detail}, exitUsage
+			return nothingToLint(shown, fmt.Sprintf("status %d", status), e)
 		}
 		r.Bytes = len(raw)
 		if b, err := parser.Read(bytes.NewReader(raw), header, maxInput); err == nil {
 			r.Charset = b.Charset // as the Client read it, with the same header
+			if lt.findings == nil && noFile(b.Text) {
+				return nothingToLint(shown, fmt.Sprintf("status %d, empty, or a page", status), e)
+			}
 		}
 	}
 	r.Diagnostics = lt.findings
 	return r, exitOK
+}
+
+// nothingToLint reports shown, a tdmrep.json that crawlers read as none,
+// for the reason why.
+func nothingToLint(shown, why string, e env) (report, int) {
+	detail := why + "; no tdmrep.json: no reservation"
+	e.errorf("%s: nothing to lint: %s", shown, detail)
+	return report{File: shown, Error: "nothing to lint: " + detail}, exitUsage
+}
+
+// noFile reports whether text, a tdmrep.json as crawlers read it, is
+// what the Transport reads as no file (see robotstxt.Transport.Receipt):
+// empty, or markup, such as the page a site serves for every path it
+// lacks, after a byte-order mark and blanks.
+func noFile(text []byte) bool {
+	text = bytes.TrimLeft(bytes.TrimPrefix(text, []byte("\xEF\xBB\xBF")), " \t\r\n")
+	return len(text) == 0 || text[0] == '<'
 }
 
 // fileTap is the transport of lint's Client for a tdmrep.json URL: once
