@@ -260,6 +260,6 @@ func (lt *linter) charset() {
 		// Windows-1252 too (see matcher.ServedForms).
 		lt.add(0, codeCharset, "the file is not UTF-8; it is read as %s (see parser.Read), so non-ASCII characters in rules match URLs that spell them in UTF-8 or, escaped, in %[1]s", cs)
 	case cs != "utf-8" && cs != "":
-		lt.add(0, codeCharset, "the file is not UTF-8; it is read as %s (see parser.Read), so non-ASCII characters in rules match only URLs that spell them in UTF-8, not in %[1]s", cs)
+		lt.add(0, codeCharset, "the file is not UTF-8; it is read as %s (see parser.Read), so non-ASCII characters in rules match URLs that spell them in UTF-8 or, escaped, in windows-1252, not in %[1]s where it spells them otherwise", cs)
 	}
 }
