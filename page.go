@@ -304,13 +304,18 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 	if resp.StatusCode == http.StatusNotModified {
 		rd.state("page", "unreadable", errNotModified.Error(), noTraining)
 	}
-	// An empty line, or one of commas, states nothing (as empty list
-	// members, RFC 9110 5.6.1): joined, it would turn the others into no
-	// Dictionary, and an intermediary adding one lift the site's
-	// train-ai=n.
-	empty := func(line string) bool { return strings.Trim(line, " \t,") == "" }
-	if v := slices.DeleteFunc(slices.Clone(h.Values("Content-Usage")), empty); len(v) > 0 {
-		stmt := strings.Join(v, ", ")
+	// Empty members at a line's ends state nothing (RFC 9110 5.6.1):
+	// joined, an empty line, or a proxy's join of one ("train-ai=n, "),
+	// would turn the others into no Dictionary, and an intermediary
+	// adding one lift the site's train-ai=n.
+	var lines []string
+	for _, line := range h.Values("Content-Usage") {
+		if line = strings.Trim(line, " \t,"); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	if len(lines) > 0 {
+		stmt := strings.Join(lines, ", ")
 		rd.state("content-usage-header", "Content-Usage", stmt, parseUsage(stmt))
 	}
 	if lines := h.Values("Content-Signal"); len(lines) > 0 {

@@ -1022,7 +1022,7 @@ func TestReceiptLongContentUsageHeader(t *testing.T) {
 		want  Pref
 	}{
 		{value, PrefNo},
-		{strings.Repeat(" ", sfv.MaxLength) + "train-ai=n", PrefUnknown},
+		{"train-ai=n, x=\"" + strings.Repeat("a", sfv.MaxLength) + "\"", PrefUnknown},
 	} {
 		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Usage": {tc.value}}, Request: req}
 		if r := tr.Receipt(resp, nil); r.Usage.Pref("train-ai") != tc.want || tc.want == PrefNo && r.Usage.Pref(members[0][:64]) != PrefYes {
@@ -1497,6 +1497,9 @@ func TestTransportUsage(t *testing.T) {
 		{"/blog/blank-line-before", []string{"Content-Usage", " \t", "Content-Usage", "train-ai=n"}, "train-ai=n"},
 		{"/blog/comma-line-after", []string{"Content-Usage", "train-ai=n", "Content-Usage", " , "}, "train-ai=n"}, // meta89
 		{"/blog/comma-line-before", []string{"Content-Usage", ",", "Content-Usage", "train-ai=n"}, "train-ai=n"},
+		{"/blog/joined-empty-after", []string{"Content-Usage", "train-ai=n, "}, "train-ai=n"}, // a proxy's join: review162
+		{"/blog/joined-empty-before", []string{"Content-Usage", " ,train-ai=n"}, "train-ai=n"},
+		{"/blog/empty-member-within", []string{"Content-Usage", "search=y, , train-ai=n"}, "train-ai=y"}, // no Dictionary
 		{"/blog/noai", []string{"X-Robots-Tag", "noai"}, "train-ai=n"},
 		{"/blog/noai-for-us", []string{"X-Robots-Tag", "ExampleBot: noindex, NoAI"}, "train-ai=n"},
 		{"/blog/noai-for-others", []string{"X-Robots-Tag", "otherbot: noai"}, "train-ai=y"},
