@@ -398,9 +398,6 @@ func (cl *hopClaims) await(ctx context.Context, authority string) bool {
 
 // release ends cl's claims: the fetches waiting look in the cache again.
 func (cl *hopClaims) release() {
-	if len(cl.held) == 0 {
-		return // most fetches: no lock
-	}
 	h := cl.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
