@@ -60,7 +60,6 @@ type Client struct {
 	hops      atomic.Pointer[Transport]  // paces hops that leave the site (see hopPacing)
 	hopsAlone func() *Transport          // paces hops before a Transport is made
 	hopFailed *lru.Cache[string, *entry] // failures met by robots.txt redirected to a site (see keepTheirFailure)
-	asking    hopAsks                    // the sites' robots.txt that fetches' redirects are asking for
 
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
@@ -915,12 +914,7 @@ func (c *Client) goesOn(k key, e, prev, outage *entry) (kept, mine *entry) {
 // refresh fetches k's document on parent (c.base, or the fetch whose
 // redirect hop needs it) and builds the entry that follows prev.
 func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, error) {
-	// A check's own fetch may wait for another's hop (see hopAsks); a
-	// hop's, or a page's fill beside its turn, waits for none: the fetch
-	// asking may be waiting for it.
-	asks := hopClaims{h: &c.asking, mayWait: chainOf(parent) == nil && parent.Value(twinKey{}) == nil}
-	defer asks.release() // once its answer is kept as theirs, below
-	res := c.fetcher.fetch(parent, k, prev, &asks)
+	res := c.fetcher.fetch(parent, k, prev)
 	switch {
 	case c.base.Err() != nil:
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(k.url()), ErrClosed)

@@ -83,9 +83,8 @@ const maxRedirectsText = maxKeptRedirects * (maxServerText + 6)
 
 // fetch gets and classifies k's document; prev, if not nil, supplies
 // validators. ctx is c.base for a check's own fetch, or the fetch whose
-// redirect hop needs this one. asks holds the other sites' robots.txt its
-// redirects ask for, until the caller has kept its answer as theirs.
-func (f *fetcher) fetch(ctx context.Context, k key, prev *entry, asks *hopClaims) fetchResult {
+// redirect hop needs this one.
+func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	f.c.stats.inFlight.Add(1)
 	defer f.c.stats.inFlight.Add(-1)
 	ctx, cancel := context.WithTimeout(f.c.within(ctx, k), f.c.cfg.fetchTimeout)
@@ -181,9 +180,6 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry, asks *hopClaims
 		}
 		if robotsOf && k.doc.robots {
 			theirs := f.c.theirs(ctx, authority)
-			if theirs == nil && f.c.failing(authority) == nil && asks.await(ctx, authority) {
-				theirs = f.c.theirs(ctx, authority) // what the fetch asking it kept
-			}
 			var more []string // theirs' own redirects
 			if theirs != nil && theirs.redirects != "" {
 				more = strings.Split(theirs.redirects, "\n")

@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -348,62 +347,4 @@ func sameSite(a, b string) bool { return paceKey(a) == paceKey(b) }
 // its server sends holds that site.
 func atSite(r *http.Request, authority string) bool {
 	return sameSite(target.Authority(r.URL.Scheme, cmp.Or(r.Host, r.URL.Host)), authority)
-}
-
-// hopAsks collapses the redirects of concurrent fetches to one site's
-// robots.txt: the first fetch asks it, and the others wait until it has
-// kept the answer as that site's (see Client.keepTheirs, Client.theirs)
-// rather than ask the site once each (pace89: eight sites whose
-// robots.txt redirected to one asked it eight times at once). Only a
-// check's own fetch that asks no other site waits, for as long as it may
-// take; the fetch it waits for waits for no such fetch, so that no two
-// wait for each other.
-type hopAsks struct {
-	mu    sync.Mutex
-	asked map[string]chan struct{} // closed once the fetch asking has kept its answer
-}
-
-// A hopClaims is what one fetch asks through a hopAsks, until release;
-// mayWait says it may wait for another's.
-type hopClaims struct {
-	h       *hopAsks
-	held    []string
-	mayWait bool
-}
-
-// await claims authority's robots.txt for cl's fetch, or reports that it
-// waited for the fetch asking for it to keep its answer.
-func (cl *hopClaims) await(ctx context.Context, authority string) bool {
-	h := cl.h
-	h.mu.Lock()
-	done, asked := h.asked[authority]
-	if !asked {
-		if h.asked == nil {
-			h.asked = make(map[string]chan struct{})
-		}
-		h.asked[authority] = make(chan struct{})
-		cl.held = append(cl.held, authority)
-	}
-	h.mu.Unlock()
-	if !asked || !cl.mayWait || len(cl.held) > 0 {
-		return false
-	}
-	select {
-	case <-done:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// release ends cl's claims: the fetches waiting look in the cache again.
-func (cl *hopClaims) release() {
-	h := cl.h
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, a := range cl.held {
-		close(h.asked[a])
-		delete(h.asked, a)
-	}
-	cl.held = nil
 }
