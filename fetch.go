@@ -479,6 +479,12 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	if partial && err == nil && rangeShort(resp.Header, held) {
 		err = fmt.Errorf("a part of the file (Content-Range %q, %d bytes)", rangesText(resp.Header), raw.n.Load())
 	}
+	if !k.doc.robots && err == nil && markup(b.Text) {
+		// A page served for it, in any charset, at any length: no
+		// file, as a 404 (see Transport.Receipt), kept as an empty one.
+		res.body = b.Text[:0]
+		return
+	}
 	if !k.doc.robots && err == nil && b.Truncated {
 		// Only robots.txt is read up to its limit (RFC 9309 §2.5): a
 		// tdmrep.json cut there, its last line dropped, could read as

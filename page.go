@@ -723,8 +723,14 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 // empty, or markup (an HTML, XHTML or XML page, whatever it starts with),
 // which no JSON starts with.
 func softMissing(text []byte) bool {
+	return len(bytes.TrimLeft(bytes.TrimPrefix(text, []byte("\xEF\xBB\xBF")), " \t\r\n")) == 0 || markup(text)
+}
+
+// markup reports whether text, served as a tdmrep.json, is markup, which
+// no JSON starts with, however it goes on (see softMissing).
+func markup(text []byte) bool {
 	text = bytes.TrimLeft(bytes.TrimPrefix(text, []byte("\xEF\xBB\xBF")), " \t\r\n")
-	return len(text) == 0 || text[0] == '<'
+	return len(text) > 0 && text[0] == '<'
 }
 
 // LogValue returns the receipt as a group of attributes, for slog, named

@@ -1947,6 +1947,31 @@ func (d dropRequest) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
+// TestReceiptTDMRepPageInAnyCharsetOrLength: a tdmrep.json that is the
+// page a site serves for every path it lacks is no file, also in Latin-1
+// naming no charset, and past the size a tdmrep.json may have; each read
+// as an unreadable file, reserving every page of the site (review163).
+func TestReceiptTDMRepPageInAnyCharsetOrLength(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithTDMRep()})
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	for i, soft := range []struct{ body, ctype string }{
+		{"<!DOCTYPE html><html><body>Page introuvable \xE0 cette adresse</body></html>", "text/html"},
+		{"<!DOCTYPE html><html><head><script>" + strings.Repeat("var x = 1;\n", 30<<10) + "</script></head><body>Not found</body></html>", "text/html; charset=utf-8"},
+	} {
+		h := fmt.Sprintf("soft%d.test", i)
+		w.on(h+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		w.on(h+tdmrepPath, serve(200, soft.body, "Content-Type", soft.ctype))
+		w.on(h+"/page", serve(200, "page", "Content-Type", "text/plain"))
+		resp, body := fetchPage(t, hc, "http://"+h+"/page")
+		if r := tr.Receipt(resp, body); r.Usage != (Usage{}) || len(r.Signals) != 0 {
+			t.Errorf("tdmrep.json served as a page (%.30q…, %d bytes, %s): usage %q, signals %q; want no file", soft.body, len(soft.body), soft.ctype, r.Usage, sigs(r.Signals))
+		}
+	}
+}
+
 // TestReceiptOfTheSiteServed: a receipt reads the robots.txt and the
 // tdmrep.json of the site a request's Host names, whose page the server
 // returns; a next RoundTripper that drops the response's Request loses

@@ -418,6 +418,7 @@ func TestLintTDMRepReadAsNoFile(t *testing.T) {
 		" \r\n\t",
 		"<!DOCTYPE html><html><body>Not found</body></html>",
 		"\xEF\xBB\xBF\n<p>" + reserving,
+		"<!DOCTYPE html><p>Page introuvable \xE0 cette adresse</p>" + reserving, // Latin-1: review163
 	} {
 		srv := httptest.NewServer(signalSite{tdmrep: body})
 		c, rt := robotstxt.NewClientTransport(nil, []robotstxt.Option{robotstxt.WithTDMRep()})
