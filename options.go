@@ -414,7 +414,9 @@ func WithLeaseWait(wait, poll time.Duration) Option {
 // UTF-8, as JSON is, nor read without U+FFFD in the charset its
 // Content-Type names or its byte-order mark tells (a U+FFFD of its own
 // cannot be told from a byte not of that charset), it reads as a
-// reservation (train-ai=n). A file behind more redirects than
+// reservation (train-ai=n); a page served for it (markup, in any charset
+// and at any length) or an empty body is no file, as a 404 is. A file
+// behind more redirects than
 // [WithMaxRedirects] allows reads, as robots.txt does, as none: only the
 // site itself can send its file round so.
 func WithTDMRep() Option {

@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"compress/gzip"
 	"compress/zlib"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -436,6 +439,40 @@ func TestLintTDMRepReadAsNoFile(t *testing.T) {
 			}
 		}
 		srv.Close()
+	}
+}
+
+// TestLintTDMRepGzippedPage: a gzipped page served for a tdmrep.json,
+// decoded past the 256 KiB the Client reads of one, which it reads as no
+// file, has nothing to lint too: lint read the part of the stream the
+// Client read to 500 KiB, failed, and called the file clean (review164).
+func TestLintTDMRepGzippedPage(t *testing.T) {
+	noise := make([]byte, 1<<19)
+	for i := range noise {
+		noise[i] = byte(rand.N(256))
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("<!DOCTYPE html><html><body><p>Not found " + hex.EncodeToString(noise) + "</p></body></html>"))
+	zw.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != tdmrepPath {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(gz.Bytes())
+	}))
+	defer srv.Close()
+	c, rt := robotstxt.NewClientTransport(nil, []robotstxt.Option{robotstxt.WithTDMRep()})
+	rc := receiptOf(t, rt, srv.URL+"/page")
+	c.Close()
+	if rc.Usage.Pref("train-ai") == robotstxt.PrefNo {
+		t.Fatalf("the Transport reads the page as a file: %v", rc.Signals)
+	}
+	if r := runCmd(t, "", "lint", srv.URL+tdmrepPath); r.code != exitUsage || !strings.Contains(r.stderr, "nothing to lint") {
+		t.Errorf("lint: exit %d, stdout %q, stderr %q; want nothing to lint", r.code, r.stdout, r.stderr)
 	}
 }
 

@@ -17,6 +17,13 @@ import (
 // tdmrepPath is where a site's tdmrep.json is, as TDMRep puts it.
 const tdmrepPath = "/.well-known/tdmrep.json"
 
+// tdmrepLimit is how much of a tdmrep.json the Client reads (256 KiB, see
+// robotstxt.WithTDMRep, and a byte to tell a file over it): read again
+// to no further, a coded body is read no further than the bytes the
+// Client's read kept of it (a gzipped page served for it, which it reads
+// as no file, was unreadable to lint read to maxInput).
+const tdmrepLimit = 256<<10 + 1
+
 // lintTDMRep lints the tdmrep.json name, a file or the tdmrep.json of a
 // URL's site, as a crawler given WithTDMRep reads it: from the receipt of
 // the URL, or of a page of the file's site. Its one finding says that such
@@ -91,7 +98,7 @@ func lintTDMRep(name string, cfg fetchConfig, _ robotstxt.Mode, e env) (report, 
 			return nothingToLint(shown, fmt.Sprintf("status %d", status), e)
 		}
 		r.Bytes = len(raw)
-		if b, err := parser.Read(bytes.NewReader(raw), header, maxInput); err == nil {
+		if b, err := parser.Read(bytes.NewReader(raw), header, tdmrepLimit); err == nil {
 			r.Charset = b.Charset // as the Client read it, with the same header
 			if lt.findings == nil && noFile(b.Text) {
 				return nothingToLint(shown, fmt.Sprintf("status %d, empty, or a page", status), e)
