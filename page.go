@@ -304,18 +304,7 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 	if resp.StatusCode == http.StatusNotModified {
 		rd.state("page", "unreadable", errNotModified.Error(), noTraining)
 	}
-	// Empty members at a line's ends state nothing (RFC 9110 5.6.1):
-	// joined, an empty line, or a proxy's join of one ("train-ai=n, "),
-	// would turn the others into no Dictionary, and an intermediary
-	// adding one lift the site's train-ai=n.
-	var lines []string
-	for _, line := range h.Values("Content-Usage") {
-		if line = strings.Trim(line, " \t,"); line != "" {
-			lines = append(lines, line)
-		}
-	}
-	if len(lines) > 0 {
-		stmt := strings.Join(lines, ", ")
+	if stmt := listed(h.Values("Content-Usage")); stmt != "" {
 		rd.state("content-usage-header", "Content-Usage", stmt, parseUsage(stmt))
 	}
 	if lines := h.Values("Content-Signal"); len(lines) > 0 {
@@ -874,6 +863,37 @@ func (cutPage) Read([]byte) (int, error) { return 0, errCutPage }
 // metaReads is the most of a page meta.FromHTML and meta.TDMFromHTML
 // read, as their docs state.
 const metaReads = 1 << 20
+
+// listed returns the members of lines, a field's, joined as one line,
+// but the empty ones (RFC 9110 5.6.1): an empty line, or a proxy's join
+// of one ("search=y, , train-ai=n"), would make the field no Dictionary
+// (RFC 9651 4.2), and an intermediary adding one lift the site's
+// train-ai=n. A comma within a quoted string divides no members.
+func listed(lines []string) string {
+	var b strings.Builder
+	for _, line := range lines {
+		quoted, escaped, start := false, false, 0
+		for i := 0; i <= len(line); i++ {
+			switch {
+			case i == len(line) || !quoted && line[i] == ',':
+				if m := strings.Trim(line[start:i], " \t"); m != "" {
+					if b.Len() > 0 {
+						b.WriteString(", ")
+					}
+					b.WriteString(m)
+				}
+				start = i + 1
+			case escaped:
+				escaped = false
+			case quoted && line[i] == '\\':
+				escaped = true
+			case line[i] == '"':
+				quoted = !quoted
+			}
+		}
+	}
+	return b.String()
+}
 
 // decodedHead returns raw, a page, as meta reads it decoded to text from
 // its first metaReads bytes: text when meta reads it whole, else cut at

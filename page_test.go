@@ -1499,7 +1499,10 @@ func TestTransportUsage(t *testing.T) {
 		{"/blog/comma-line-before", []string{"Content-Usage", ",", "Content-Usage", "train-ai=n"}, "train-ai=n"},
 		{"/blog/joined-empty-after", []string{"Content-Usage", "train-ai=n, "}, "train-ai=n"}, // a proxy's join: review162
 		{"/blog/joined-empty-before", []string{"Content-Usage", " ,train-ai=n"}, "train-ai=n"},
-		{"/blog/empty-member-within", []string{"Content-Usage", "search=y, , train-ai=n"}, "train-ai=y"}, // no Dictionary
+		{"/blog/empty-member-within", []string{"Content-Usage", "search=y, , train-ai=n"}, "train-ai=n, search=y"}, // review164
+		{"/blog/comma-quoted", []string{"Content-Usage", `train-ai=n;note=", ,", search=y`}, "train-ai=n, search=y"},
+		{"/blog/comma-escaped-quote", []string{"Content-Usage", `train-ai=n;note="a\", ,", search=y`}, "train-ai=n, search=y"},
+		{"/blog/bad-member", []string{"Content-Usage", "train-ai=n, search=?"}, "train-ai=y"}, // no Dictionary
 		{"/blog/noai", []string{"X-Robots-Tag", "noai"}, "train-ai=n"},
 		{"/blog/noai-for-us", []string{"X-Robots-Tag", "ExampleBot: noindex, NoAI"}, "train-ai=n"},
 		{"/blog/noai-for-others", []string{"X-Robots-Tag", "otherbot: noai"}, "train-ai=y"},
