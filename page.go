@@ -895,11 +895,12 @@ func listed(lines []string) string {
 	return b.String()
 }
 
-// decodedHead returns raw, a page, as meta reads it decoded to text from
-// its first metaReads bytes: text when meta reads it whole, else cut at
-// the last character to start within metaReads (Cyrillic doubles), when
-// meta reads its head there; else raw, whose head ends within its first
-// mebibyte, unless that is cut too (meta reads no more either way).
+// decodedHead returns the page raw as meta is to read it, given text, its
+// first metaReads bytes decoded: text, when no longer than metaReads;
+// else text cut at the last character starting within metaReads, when
+// meta finds the head's end there; else raw, undecoded, whose head may
+// end within its first mebibyte where the decoded one runs past it
+// (Cyrillic doubles).
 func decodedHead(raw pageText, text []byte) pageText {
 	if len(text) <= metaReads {
 		return pageText{text, raw.cut}
