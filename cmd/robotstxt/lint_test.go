@@ -820,3 +820,39 @@ func TestLintCharsetSaysWhichURLsMatch(t *testing.T) {
 		t.Errorf("report %+v", rep)
 	}
 }
+
+// TestLintWideCharsetWarns checks that a robots.txt in UTF-32, which
+// Google reads as no rule as it does one in UTF-16, is warned of as that
+// is, and named for what it is (review164).
+func TestLintWideCharsetWarns(t *testing.T) {
+	text := "User-agent: *\nDisallow: /private/\n"
+	wide := func(bom string, width int, big bool) string {
+		var b strings.Builder
+		b.WriteString(bom)
+		for _, c := range []byte(text) {
+			pad := strings.Repeat("\x00", width-1)
+			if big {
+				b.WriteString(pad + string(c))
+			} else {
+				b.WriteString(string(c) + pad)
+			}
+		}
+		return b.String()
+	}
+	for name, c := range map[string]struct{ body, charset string }{
+		"utf-16le": {wide("\xff\xfe", 2, false), "UTF-16LE"},
+		"utf-16be": {wide("\xfe\xff", 2, true), "UTF-16BE"},
+		"utf-32le": {wide("\xff\xfe\x00\x00", 4, false), "UTF-32LE"},
+		"utf-32be": {wide("\x00\x00\xfe\xff", 4, true), "UTF-32BE"},
+	} {
+		r := runCmd(t, c.body, "lint", "-json", "-")
+		var rep report
+		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+			t.Fatalf("%s: %v: %q (stderr %q)", name, err, r.stdout, r.stderr)
+		}
+		if r.code != exitOK || rep.Charset != name || rep.Warnings != 1 || len(rep.Diagnostics) != 1 || rep.Diagnostics[0].Code != codeUTF16 ||
+			!strings.HasPrefix(rep.Diagnostics[0].Message, "the file is "+c.charset+":") || !strings.Contains(rep.Diagnostics[0].Message, "cannot read "+c.charset[:6]+";") {
+			t.Errorf("%s: exit %d, report %+v; want one utf-16 warning naming %s", name, r.code, rep, c.charset)
+		}
+	}
+}

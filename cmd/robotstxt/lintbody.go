@@ -253,8 +253,9 @@ func unknownKey(key string) bool {
 // charset reports a body that is not UTF-8.
 func (lt *linter) charset() {
 	switch cs := lt.doc.body.Charset; {
-	case strings.HasPrefix(cs, "utf-16"):
-		lt.add(0, codeUTF16, "the file is %s: Google reads robots.txt as UTF-8, and many tools cannot read UTF-16; save it as UTF-8", strings.ToUpper(cs))
+	case strings.HasPrefix(cs, "utf-16"), strings.HasPrefix(cs, "utf-32"):
+		// Google reads the ASCII of either between NULs: no rule.
+		lt.add(0, codeUTF16, "the file is %s: Google reads robots.txt as UTF-8, and many tools cannot read %s; save it as UTF-8", strings.ToUpper(cs), strings.ToUpper(cs[:6]))
 	case cs == "windows-1252":
 		// Crawlers read a URL's escapes that are not UTF-8 as
 		// Windows-1252 too (see matcher.ServedForms).

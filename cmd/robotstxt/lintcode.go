@@ -137,7 +137,7 @@ var codeTable = [numCodes]codeEntry{
 	codeJoinedGroup:      {"joined-group", sevWarning, "a user-agent line that joins the group above across a Crawl-delay, a Sitemap or another record"},
 	codeSignalValue:      {"signal-value", sevWarning, "a Content-Signal pair that states nothing, or only its refusals, such as ai-train=nope"},
 	codeTDMRep:           {"tdmrep-unreadable", sevWarning, "a tdmrep.json crawlers cannot read: they take every page as reserved"},
-	codeUTF16:            {"utf-16", sevWarning, "UTF-16, where Google reads robots.txt as UTF-8"},
+	codeUTF16:            {"utf-16", sevWarning, "UTF-16 or UTF-32, where Google reads robots.txt as UTF-8"},
 	codeLineTooLong:      {"line-too-long", sevWarning, "a line too long, cut: a cut rule matches more"},
 	codeNUL:              {"nul-byte", sevWarning, "a NUL byte, which ends its line"},
 	codeInvalidUTF8:      {"invalid-utf8", sevWarning, "invalid UTF-8: non-ASCII rules may not match"},
