@@ -18,6 +18,7 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/target"
 )
 
@@ -659,11 +660,31 @@ func FuzzCheckAgent(f *testing.F) {
 		} else if vu, err := url.Parse(v); origin && (err != nil || vu.Scheme != "https" || vu.User != nil || vu.Path != "" ||
 			vu.Host != strings.ToLower(vu.Host) || vu.Port() == "443") {
 			t.Fatalf("origin %q sent as %q: not serialised", agent, v)
+		} else if origin && !sameOrigin(u, vu) {
+			t.Fatalf("origin %q sent as %q: another origin", agent, v)
 		}
 		if again, err := NewSigner(rfcKey(t), v); err != nil || sent(again) != v {
 			t.Fatalf("agent %q sent as %q, which NewSigner does not send as it is: %v", agent, v, err)
 		}
 	})
+}
+
+// sameOrigin reports whether sent serialises the origin agent names, where
+// agent's host is plain ASCII (a mapped or escaped one is
+// TestNewSignerOriginAsVerifiersRead's): its host in lower case, its port
+// without leading zeros, none for 443.
+func sameOrigin(agent, sent *url.URL) bool {
+	host := agent.Hostname()
+	if strings.ContainsAny(host, "%[") || !ascii.IsASCII(host) {
+		return true
+	}
+	port := strings.TrimLeft(agent.Port(), "0")
+	if port == "443" || agent.Port() == "" {
+		port = ""
+	} else if port == "" {
+		port = "0"
+	}
+	return sent.Hostname() == strings.ToLower(host) && sent.Port() == port
 }
 
 // TestNewSignerOriginAsVerifiersRead: an origin agent URL whose host or
