@@ -90,14 +90,28 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	ctx, cancel := context.WithTimeout(f.c.within(ctx, k), f.c.cfg.fetchTimeout)
 	defer cancel()
 	target, authority := k.url(), k.authority
-	var led []string       // the redirects followed, as persisted.redirects lists them
-	var froms []theirFetch // see fetchResult.froms
+	var led []string        // the redirects followed, as persisted.redirects lists them
+	var froms []theirFetch  // see fetchResult.froms
+	var hopped *fetchResult // the redirect's, when target is another site's robots.txt
 	for hop := 0; ; hop++ {
 		validated := prev
 		if prev != nil && target != prev.fetchedFrom(k) {
 			validated = nil // its validators speak of another URL's body
 		}
-		resp, err := f.send(ctx, target, authority, validated)
+		var took fetchResult
+		var meanwhile func() bool // see pace
+		if hopped != nil {
+			from, led := froms[:len(froms)-1], led
+			meanwhile = func() (ok bool) {
+				took, ok = f.instead(ctx, k, hopped, authority, target, led, from)
+				return ok
+			}
+		}
+		resp, err := f.send(ctx, target, authority, validated, meanwhile)
+		if errors.Is(err, errAnsweredMeanwhile) {
+			return took
+		}
+		hopped = nil
 		if ue := (*url.Error)(nil); errors.As(err, &ue) && strings.HasPrefix(ue.Err.Error(), "failed to parse Location header") {
 			// A 3xx whose Location net/url cannot parse, which net/http
 			// reports with no response and no error of a type to test.
@@ -179,36 +193,50 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			froms = slices.DeleteFunc(froms, func(s theirFetch) bool { return !sameSite(s.authority, authority) })
 		}
 		if robotsOf && k.doc.robots {
-			theirs := f.c.theirs(ctx, authority)
-			var more []string // theirs' own redirects
-			if theirs != nil && theirs.redirects != "" {
-				more = strings.Split(theirs.redirects, "\n")
-			}
-			if theirs != nil && len(led)+len(more) <= f.c.cfg.maxRedirects {
-				res.outcome, res.redirects, res.theirs = theirs.outcome, kept(append(led, more...)), theirs
-				res.froms = ownFetches(froms, led, more)
-				return res
-			}
-			if failed := f.c.failing(authority); theirs == nil && failed != nil {
-				// As the hop would have failed, without asking: for the
-				// sites the chain passed through too, whose own fetch
-				// meets the same failure (fleet85).
-				res.status, res.redirects = int(failed.failStatus), kept(led)
-				res.froms = ownFetches(froms, led, nil)
-				res.err = fmt.Errorf("robotstxt: redirected to %s: %w", capQuote(target), failed.deferral(failed.expires.time()))
-				res.outcome = OutcomeUnreachable
-				if res.status == 0 && (failed.outcome == OutcomeAllowAll || failed.outcome == OutcomeDisallowAll) {
-					// Its own failure the error policy read, not refused:
-					// read alike here (its cause, kept, no longer tells a
-					// refusal).
-					res.outcome = f.noResponse(k, res.err)
-				}
+			if res, ok := f.instead(ctx, k, &res, authority, target, led, froms); ok {
 				return res
 			}
 			// Asked for with the Host its own fetch sends (see send).
 			froms = append(froms, theirFetch{authority: authority, at: len(led)})
+			hopped = &res
 		}
 	}
+}
+
+// instead returns, as res, the result a robots.txt fetch whose redirects
+// led (through froms) to authority's robots.txt at target takes instead of
+// sending the hop: the entry of theirs held (see Client.theirs) when its
+// redirects fit in what the fetch may follow, else a failure of that
+// server's within its back-off (see Client.failing). It reports whether
+// there is one.
+func (f *fetcher) instead(ctx context.Context, k key, res *fetchResult, authority, target string, led []string, froms []theirFetch) (fetchResult, bool) {
+	theirs := f.c.theirs(ctx, authority)
+	var more []string // theirs' own redirects
+	if theirs != nil && theirs.redirects != "" {
+		more = strings.Split(theirs.redirects, "\n")
+	}
+	if theirs != nil && len(led)+len(more) <= f.c.cfg.maxRedirects {
+		res.outcome, res.redirects, res.theirs = theirs.outcome, kept(append(led, more...)), theirs
+		res.froms = ownFetches(froms, led, more)
+		return *res, true
+	}
+	failed := f.c.failing(authority)
+	if theirs != nil || failed == nil {
+		return *res, false
+	}
+	// As the hop would have failed, without asking: for the sites the
+	// chain passed through too, whose own fetch meets the same failure
+	// (fleet85).
+	res.status, res.redirects = int(failed.failStatus), kept(led)
+	res.froms = ownFetches(froms, led, nil)
+	res.err = fmt.Errorf("robotstxt: redirected to %s: %w", capQuote(target), failed.deferral(failed.expires.time()))
+	res.outcome = OutcomeUnreachable
+	if res.status == 0 && (failed.outcome == OutcomeAllowAll || failed.outcome == OutcomeDisallowAll) {
+		// Its own failure the error policy read, not refused: read
+		// alike here (its cause, kept, no longer tells a refusal).
+		res.outcome = f.noResponse(k, res.err)
+	}
+	return *res, true
 }
 
 // ownFetches returns froms with the redirects each one's own fetch
@@ -319,8 +347,10 @@ func kept(led []string) string {
 }
 
 // send sends one GET to authority, taking its turn (see pace), with the
-// configured headers and prev's validators.
-func (f *fetcher) send(ctx context.Context, target, authority string, prev *entry) (*http.Response, error) {
+// configured headers and prev's validators; meanwhile, if not nil, is
+// asked after each wait for the turn whether the request is needed no
+// longer, which send then reports with errAnsweredMeanwhile.
+func (f *fetcher) send(ctx context.Context, target, authority string, prev *entry, meanwhile func() bool) (*http.Response, error) {
 	var answered atomic.Bool // the server began to answer
 	trace := &httptrace.ClientTrace{GotFirstResponseByte: func() { answered.Store(true) }}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(context.WithValue(ctx, fetchKey{}, f), trace),
@@ -362,7 +392,7 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	if lastMod != "" {
 		req.Header.Set("If-Modified-Since", lastMod)
 	}
-	done, err := f.c.pace(ctx, authority)
+	done, err := f.c.pace(ctx, authority, meanwhile)
 	if err != nil {
 		return nil, err
 	}

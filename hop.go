@@ -251,7 +251,14 @@ const maxHopFailures = 1024
 // reads holds with the root's (see twinLease) counts as the root's own
 // site, both as the fetch's document and as where a request goes: that
 // page took its turn.
-func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Response), err error) {
+//
+// A hop to another site's robots.txt that waited for its turn asks
+// meanwhile after each wait whether another fetch has answered it since
+// (a crawler checking, at once, sites whose robots.txt all redirect to
+// one host's): if so, pace returns errAnsweredMeanwhile, and nothing is
+// sent; if not, the turn's interval is that site's Crawl-delay, if
+// known by then.
+func (c *Client) pace(ctx context.Context, authority string, meanwhile func() bool) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)
 	if ch.requests.Add(-1) < 0 {
 		return nil, fmt.Errorf("%w: %w: more than %d requests", errRedirects, errChain, c.cfg.requestBound())
@@ -282,8 +289,20 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	if ch.admitted.Authority == authority {
 		iv = t.interval(ch.admitted)
 	}
-	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, nil)
+	var recheck func() (time.Duration, error)
+	if meanwhile != nil {
+		recheck = func() (time.Duration, error) {
+			if meanwhile() {
+				return 0, errAnsweredMeanwhile
+			}
+			return t.intervalAt(authority), nil
+		}
+	}
+	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, recheck)
 	t.count(w)
+	if errors.Is(err, errAnsweredMeanwhile) {
+		return nil, err
+	}
 	if local := Pacer(c.pacer()); err != nil && t.cfg.pacer != local && !errors.As(err, new(*PacedError)) && ctx.Err() == nil {
 		// The Pacer failed (a Store that did not answer): the hop is
 		// paced in this process instead, as a Store's outage costs
@@ -294,7 +313,10 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 		cfg := t.cfg
 		cfg.pacer = local
 		t = &Transport{c: c, cfg: cfg}
-		tu, _, err = t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, nil)
+		tu, _, err = t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, recheck)
+		if errors.Is(err, errAnsweredMeanwhile) {
+			return nil, err
+		}
 	}
 	if pe := (*PacedError)(nil); errors.As(err, &pe) {
 		// Said, not wrapped: the crawler's request whose robots.txt this
@@ -313,6 +335,10 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 		t.done(ctx, tu, hold)
 	}, nil
 }
+
+// errAnsweredMeanwhile is returned by pace when a hop to another site's
+// robots.txt need not be sent: another fetch answered it while it waited.
+var errAnsweredMeanwhile = errors.New("robotstxt: the hop was answered meanwhile")
 
 // hopPacing returns the Transport whose pacer and intervals pace the
 // requests that leave a check's site: the first Transport made for c,

@@ -354,6 +354,49 @@ func TestHopToAnotherRobotsTxt(t *testing.T) {
 	}
 }
 
+// TestHopsAtOnceAskTheirRobotsTxtOnce: sites checked at once whose
+// robots.txt all redirect to one victim's, paced there (by
+// WithDefaultInterval: its Crawl-delay is not known yet), take the
+// answer the first hop got once their turn comes, as a site checked
+// later takes it, not asking the victim again at that pace (pace89); a
+// failure of the victim's within its back-off likewise.
+func TestHopsAtOnceAskTheirRobotsTxtOnce(t *testing.T) {
+	for _, victim := range []struct {
+		name    string
+		serve   http.HandlerFunc
+		allowed bool
+		err     error
+	}{
+		{"rules", serve(200, "User-agent: *\nCrawl-delay: 1\nDisallow: /private\n"), false, nil},
+		{"failure", serve(500, "down", "Retry-After", "3600"), false, ErrDeferred},
+	} {
+		t.Run(victim.name, func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			w.on("victim.test/robots.txt", victim.serve)
+			const sites = 6
+			for i := range sites {
+				w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
+			}
+			c, _ := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithDefaultInterval(300*time.Millisecond))
+			t.Cleanup(func() { _ = c.Close() })
+			var wg sync.WaitGroup
+			for i := range sites {
+				wg.Go(func() {
+					d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i))
+					if d.Allowed != victim.allowed || !errors.Is(err, victim.err) {
+						t.Errorf("s%d: %+v, %v; want the victim's answer", i, d, err)
+					}
+				})
+			}
+			wg.Wait()
+			if n := w.count("http://victim.test/robots.txt"); n != 1 {
+				t.Errorf("the victim's robots.txt asked %d times for %d sites checked at once; want once", n, sites)
+			}
+		})
+	}
+}
+
 // TestHopToARobotsTxtThatIsAnothers: a site whose robots.txt is another
 // site's (a shop's, on its CDN) keeps the answer a hop to it met as its
 // own, with its redirect, as its own fetch follows the same chain: each
