@@ -58,6 +58,7 @@ func (s *Store) judge(o outcome) outcome {
 	case healthy:
 		s.cluster.answered()
 	case failed:
+		s.cluster.remap()
 		if s.cluster.reload(); s.cluster.warming() {
 			return unjudged // the slot map is still loading: no node is to blame
 		}

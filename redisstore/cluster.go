@@ -23,9 +23,12 @@ const (
 // methods do nothing, for other clients.
 type cluster struct {
 	client    *redis.ClusterClient
-	mapped    atomic.Bool  // the client has loaded a slot map
-	warmingUp atomic.Bool  // the warm-up New started is running
-	reloaded  atomic.Int64 // when the Store last asked for a reload (Unix ns)
+	key       string              // the key the warm-up reads
+	log       *logthrottle.Logger // logs a panic of a goroutine of its own
+	mapped    atomic.Bool         // the client has loaded a slot map
+	warmingUp atomic.Bool         // the warm-up New started is running
+	remapping atomic.Bool         // a look for the slot map after a failure is running (see remap)
+	reloaded  atomic.Int64        // when the Store last asked for a reload (Unix ns)
 }
 
 // newCluster returns the cluster behind client, and starts loading its
@@ -36,7 +39,7 @@ func newCluster(client redis.UniversalClient, key string, log *logthrottle.Logge
 	if !ok {
 		return nil
 	}
-	c := &cluster{client: cc}
+	c := &cluster{client: cc, key: key, log: log}
 	c.warmingUp.Store(true)
 	go func() {
 		defer c.warmingUp.Store(false)
@@ -56,6 +59,29 @@ func newCluster(client redis.UniversalClient, key string, log *logthrottle.Logge
 		}
 	}()
 	return c
+}
+
+// remap looks, in a goroutine of its own, for the slot map a call that
+// failed while none was known may have loaded (the warm-up failed: the
+// cluster could not be reached for a moment at start), and records that
+// there is one, as an answered call would: a call on a dead master
+// otherwise never answers, and every call went on counting against one
+// breaker, which that master's failures opened for all. It asks Redis
+// only when the client has no slot map, under warmTimeout, once at a
+// time.
+func (c *cluster) remap() {
+	if c == nil || c.mapped.Load() || c.warming() || !c.remapping.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer c.remapping.Store(false)
+		defer logPanic(c.log, "loading the cluster's slot map panicked; it loads at the next failure")
+		ctx, cancel := context.WithTimeout(context.Background(), warmTimeout)
+		defer cancel()
+		if _, err := c.client.MasterForKey(ctx, c.key); err == nil {
+			c.mapped.Store(true)
+		}
+	}()
 }
 
 // warming reports whether the warm-up New started is still running.

@@ -3,7 +3,9 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -160,5 +162,64 @@ func TestClusterStartWithADeadMaster(t *testing.T) {
 		if getErr != nil || takeErr != nil {
 			t.Errorf("%s: on the live master, after three failed calls to the dead one: Get %v, Take %v", name, getErr, takeErr)
 		}
+	}
+}
+
+// TestClusterStartUnreachableThenADeadMaster: a Store made while the
+// cluster cannot be reached at all (its warm-up fails, no slot map
+// loaded), which comes back with a master dead, stops sharing for that
+// master's slots only: its warm-up was not tried again, and until a call
+// was answered every call counted against one breaker, which three calls
+// to the dead master opened for the live ones too (review159).
+func TestClusterStartUnreachableThenADeadMaster(t *testing.T) {
+	longtest.Gate(t)
+	cl := redistest.StartCluster(t, 3, 0, 2*time.Second, "--cluster-require-full-coverage", "no")
+	probe := New(failoverClient(t, cl), WithLogger(quietLogger))
+	var cut atomic.Bool
+	cut.Store(true)
+	var d net.Dialer
+	cc := redis.NewClusterClient(&redis.ClusterOptions{
+		Addrs:                 cl.Addrs(),
+		ContextTimeoutEnabled: true,
+		DialerRetries:         1,
+		DialTimeout:           500 * time.Millisecond,
+		Dialer: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if cut.Load() {
+				return nil, errors.New("the network is cut")
+			}
+			return d.DialContext(ctx, network, addr)
+		},
+	})
+	t.Cleanup(func() { _ = cc.Close() })
+	s := New(cc, WithLogger(quietLogger))
+	for deadline := time.Now().Add(warmTimeout + time.Second); s.cluster.warming(); {
+		if time.Now().After(deadline) {
+			t.Fatal("the warm-up never ended")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cut.Store(false)
+	dead := cl.MasterOf(cl.KeySlot(probe.valueKey("")))
+	live := cl.Addrs()[0]
+	if live == dead {
+		live = cl.Addrs()[1]
+	}
+	onDead, onLive := onMaster(t, cl, probe, dead, ""), onMaster(t, cl, probe, live, "")
+	if err := probe.Set(t.Context(), onLive, []byte("v"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	cl.Kill(dead)
+	for range 3 {
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+		_, err := s.Get(ctx, onDead)
+		cancel()
+		if err == nil {
+			t.Fatal("a Get on the dead master answered")
+		}
+	}
+	_, getErr := s.Get(t.Context(), onLive)
+	_, _, takeErr := s.Take(t.Context(), onLive, time.Second)
+	if getErr != nil || takeErr != nil {
+		t.Errorf("on the live master, after three failed calls to the dead one: Get %v, Take %v", getErr, takeErr)
 	}
 }

@@ -52,7 +52,8 @@ var _ interface {
 // does not answer, and open the breaker (see [ErrUnavailable]). For a
 // *redis.ClusterClient, New starts loading the slot map in the background
 // (for at most two seconds), so that the Store's first calls find it
-// loaded.
+// loaded; should that fail, the first call that fails before one is
+// known looks for it again.
 func New(client redis.UniversalClient, opts ...Option) *Store {
 	if client == nil {
 		panic("redisstore: New with a nil client")
