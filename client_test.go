@@ -2212,6 +2212,50 @@ func TestClientChecksNormalForms(t *testing.T) {
 	}
 }
 
+// TestClientChecksEmptyQuery: a URL whose '?' starts no query
+// (/private.html?, /?, a link's stray '?' or url.URL's ForceQuery) is
+// served as the page without it by nginx and Go's server alike, so a "$"
+// rule naming that page refuses it, as a Transport does (url90); its
+// Content-Usage is that page's too.
+func TestClientChecksEmptyQuery(t *testing.T) {
+	checkLeaks(t)
+	var pages atomic.Int32
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /private.html$\nDisallow: /$\nContent-Usage: /doc$ train-ai=n\nContent-Usage: / train-ai=y\n")
+			return
+		}
+		pages.Add(1)
+		_, _ = io.WriteString(w, "page "+r.URL.Path)
+	})
+	c, _, hc := newTestTransport(t)
+	ctx := context.Background()
+	for p, want := range map[string]bool{
+		"/private.html":      false,
+		"/private.html?":     false,
+		"/private.html?#top": false,
+		"/?":                 false,
+		"?":                  false,
+		"/private.html??":    true, // a query of "?": another page
+		"/private.html?x":    true,
+		"/x?":                true,
+	} {
+		d, err := c.Check(ctx, s.URL+p)
+		if err != nil || d.Allowed != want {
+			t.Errorf("Check(%q) = %v (served %q), %v; want allowed %v", p, d.Allowed, d.Served, err, want)
+		}
+		if _, err := get(ctx, hc, s.URL+p); (err == nil) != want {
+			t.Errorf("Transport GET %q: %v; want sent %v", p, err, want)
+		}
+	}
+	if d, err := c.Check(ctx, s.URL+"/doc?"); err != nil || d.Usage.statement() != "train-ai=n" {
+		t.Errorf("Check(/doc?).Usage = %q, %v; want /doc's train-ai=n", d.Usage.statement(), err)
+	}
+	if n := pages.Load(); n != 3 {
+		t.Errorf("the server got %d page requests, want the 3 allowed", n)
+	}
+}
+
 // TestClientChecksLiteralPercent: nginx and Apache decode %25 as every
 // escape, so /sale/50%25off serves /sale/50%off, the file "Disallow:
 // /sale/50%off" names and a client can only send so; as "Disallow: /a b$"

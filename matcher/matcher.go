@@ -64,7 +64,9 @@ func UnescapePath(path string) string { return match.UnescapePath(path) }
 // escaping by hand sends it, its escapes kept (Apache serves
 // /./docs%2Fmy%20file as /docs%2Fmy file, sent as /docs%2Fmy%20file,
 // where net/url's way decodes the %2F). The query is changed only in
-// the Windows-1252 reading and its forms. It returns nil for a path that is its own form, as most are.
+// the Windows-1252 reading and its forms, but for a '?' that starts no
+// query, which servers read as none: /private.html? is /private.html,
+// which "Disallow: /private.html$" names. It returns nil for a path that is its own form, as most are.
 // The robotstxt Client disallows a URL that any of them is disallowed
 // by, and of their Content-Usage preferences keeps a no of any, a yes
 // only if all are given it.

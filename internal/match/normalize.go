@@ -14,7 +14,8 @@ import (
 
 // NormalForms returns the forms a server may serve for path (the path and
 // query rules match), other than path and each other: none for most paths.
-// Only the path part changes. nginx's form decodes escapes (see decodes),
+// Only the path part changes, but for a '?' that starts no query, which
+// servers read as none: /x? is /x. nginx's form decodes escapes (see decodes),
 // merges slashes, then removes dot segments (RFC 3986 §5.2.4), so
 // /a//../x is /x; path.Clean's (Go's file server, Python's) drops the
 // final '/' that a last dot segment or %2F, not a '/' as written, leaves
@@ -49,7 +50,16 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 func serverForms(path string, b []byte) (cands [maxServerForms][]byte, k int, rest []byte) {
 	p, _, _ := strings.Cut(path, "?")
 	query := path[len(p):] // with its '?'
-	if normal(p) {
+	if query == "?" {
+		// No query, to a server (nginx's $args, Go's RawQuery): the
+		// page a "$" rule names (/private.html$) is served for
+		// /private.html? too.
+		query = ""
+		if normal(p) {
+			cands[0], b = withQuery(append(b, p...), "")
+			return cands, 1, b
+		}
+	} else if normal(p) {
 		return cands, 0, b
 	}
 	for _, server := range [3]int{nginx, apache, upperHex} {
@@ -252,7 +262,9 @@ const NormalScratch = 1536
 // of NormalForms off the hot path.
 func SpelledNormally(path string) bool {
 	p := path
-	if i := strings.IndexByte(path, '?'); i >= 0 {
+	if i := strings.IndexByte(path, '?'); i == len(path)-1 {
+		return false // a '?' that starts no query (see serverForms)
+	} else if i >= 0 {
 		p = path[:i] // IndexByte, unlike Cut, inlines on this hot path
 	}
 	return normal(p) && (strings.IndexByte(path, '%') < 0 || !legacyEscapes(path))

@@ -21,7 +21,11 @@ func TestNormalForms(t *testing.T) {
 		{"/", nil},
 		{"/public/x", nil},
 		{"/a.b/c..d/.e/..f", nil},
-		{"/x?a=/../b//c&%70", nil},                     // the query is never touched
+		{"/x?a=/../b//c&%70", nil}, // the query is never touched
+		{"/x?", []string{"/x"}},    // but a '?' that starts none is none, to a server
+		{"/?", []string{"/"}},
+		{"/x??", nil},
+		{"//x?", []string{"/x", "//x"}},
 		{"/caf%C3%A9/%2", nil},                         // no escape a server decodes
 		{"/caf%C3%A9/%2F/x", []string{"/caf%C3%A9/x"}}, // nginx decodes %2F; Apache keeps it
 		{"/caf%c3%a9", []string{"/caf%C3%A9"}},         // hex in either case
@@ -152,8 +156,12 @@ func checkNormalForms(t *testing.T, p string) {
 			want = append(want, f)
 		}
 	}
-	if forms, n := NormalForms(p, nil); !slices.Equal(forms[:n], want) && n+len(want) > 0 {
+	forms, n := NormalForms(p, nil)
+	if !slices.Equal(forms[:n], want) && n+len(want) > 0 {
 		t.Fatalf("NormalForms(%q) = %q, want %q", p, forms[:n], want)
+	}
+	if SpelledNormally(p) != (n == 0) {
+		t.Fatalf("SpelledNormally(%q) = %v, but NormalForms gives %q", p, SpelledNormally(p), forms[:n])
 	}
 }
 
@@ -161,6 +169,14 @@ func checkNormalForms(t *testing.T, p string) {
 // clients send them, by the references, in NormalForms' order.
 func referenceServerForms(t *testing.T, p string) []string {
 	t.Helper()
+	if base, ok := strings.CutSuffix(p, "?"); ok && !strings.Contains(base, "?") {
+		// A '?' that starts no query is none to a server: the forms are
+		// those of the path without it, or that path.
+		if refs := referenceServerForms(t, base); len(refs) > 0 {
+			return refs
+		}
+		return []string{base}
+	}
 	refs := []string{referenceMergeFirst(p), referenceClean(p), referenceDotsFirst(p), referenceApacheMergeFirst(p), referenceUpperHex(p)}
 	if !slices.ContainsFunc(refs, func(f string) bool { return f != p }) {
 		refs = nil // a path spelled normally has no forms, nor how they are sent
