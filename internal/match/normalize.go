@@ -262,9 +262,10 @@ const NormalScratch = 1536
 // of NormalForms off the hot path.
 func SpelledNormally(path string) bool {
 	p := path
-	if i := strings.IndexByte(path, '?'); i == len(path)-1 {
-		return false // a '?' that starts no query (see serverForms)
-	} else if i >= 0 {
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		if i == len(path)-1 {
+			return false // a '?' that starts no query (see serverForms)
+		}
 		p = path[:i] // IndexByte, unlike Cut, inlines on this hot path
 	}
 	return normal(p) && (strings.IndexByte(path, '%') < 0 || !legacyEscapes(path))
