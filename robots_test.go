@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/target"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // dpMatch is a reference wildcard matcher, the O(len(pattern)·len(path))
@@ -1402,6 +1404,112 @@ func FuzzRobotsExtensions(f *testing.F) {
 		for _, s := range r.Licenses() {
 			if !strings.Contains(string(body), s) {
 				t.Fatalf("license %q is in no line", s)
+			}
+		}
+	})
+}
+
+// refFileRecords reads the Sitemap and License lines of body as
+// SPEC.md §1 and §8 describe them, line by line and nothing more: a
+// byte-order mark skipped, lines ended by LF, CR or CRLF, each cut at
+// 16,663 bytes, at a NUL and at '#', key and value split at the first
+// ':' (or two tokens split by blanks), trimmed of white space; a
+// sitemap's key begins, ignoring ASCII case, with "sitemap" or
+// "site-map", a License's is "license". It returns their values and
+// line numbers.
+func refFileRecords(body []byte) (sitemaps, licenses []parse.Record) {
+	s := string(body)
+	for _, b := range []byte{0xEF, 0xBB, 0xBF} {
+		if s == "" || s[0] != b {
+			break
+		}
+		s = s[1:]
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	lower := func(s string) string {
+		b := []byte(s)
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				b[i] = c + 'a' - 'A'
+			}
+		}
+		return string(b)
+	}
+	const space = " \t\n\v\f\r"
+	for i, line := range strings.Split(s, "\n") {
+		line = line[:min(len(line), 16663)]
+		line, _, _ = strings.Cut(line, "\x00")
+		line, _, _ = strings.Cut(line, "#")
+		line = strings.Trim(line, space)
+		key, value, ok := strings.Cut(line, ":")
+		if !ok {
+			tokens := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
+			if len(tokens) != 2 {
+				continue
+			}
+			key, value = tokens[0], tokens[1]
+		}
+		key, value = strings.Trim(key, space), strings.Trim(value, space)
+		rec := parse.Record{Key: lower(key), Value: value, Line: i + 1}
+		switch k := lower(key); {
+		case strings.HasPrefix(k, "sitemap"), strings.HasPrefix(k, "site-map"):
+			rec.Key = "sitemap"
+			sitemaps = append(sitemaps, rec)
+		case k == "license":
+			licenses = append(licenses, rec)
+		}
+	}
+	return sitemaps, licenses
+}
+
+// FuzzSitemapsAndLicenses: Sitemaps and Licenses of any body, in both
+// modes, are the values of its Sitemap and License lines as a plain
+// line-by-line reader (refFileRecords) finds them, in file order, the
+// Licenses only those that are absolute http or https URLs with a host;
+// package parser reports the same records on the same lines.
+func FuzzSitemapsAndLicenses(f *testing.F) {
+	f.Add([]byte("Sitemap: https://e.test/s.xml\nUser-agent: *\nSITE-MAP https://e.test/2.xml\nDisallow: /\nLicense: https://e.test/license.xml\n"))
+	f.Add([]byte("\xEF\xBBsitemaps:\thttps://e.test/a # comment\r\nlicense:  /relative\rLicense: ftp://e.test/l\r\nlicense: https://\n"))
+	f.Add([]byte("sitemap: https://e.test/\x00cut\nlicense https://e.test/l extra\nsitemap\v https://e.test/v\n#sitemap: https://no\n"))
+	f.Add([]byte("Sitemap:\nlicence: https://e.test/l\nLICENSE: HTTPS://E.TEST/L\nsite map: https://e.test/s\n"))
+	f.Add([]byte("sitemap: " + strings.Repeat("x", 16663) + "\nsitemap: https://e.test/é\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if len(body) > 1<<16 {
+			return
+		}
+		maps, lics := refFileRecords(body)
+		var wantMaps, wantLics []string
+		for _, r := range maps {
+			wantMaps = append(wantMaps, r.Value)
+		}
+		for _, r := range lics {
+			if u, err := url.Parse(r.Value); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Hostname() != "" {
+				wantLics = append(wantLics, r.Value)
+			}
+		}
+		for _, mode := range []Mode{ModeGoogle, ModeRFC9309} {
+			r := ParseMode(body, mode)
+			if got := r.Sitemaps(); !slices.Equal(got, wantMaps) {
+				t.Fatalf("mode %v: Sitemaps() = %q, want %q", mode, got, wantMaps)
+			}
+			if got := r.Licenses(); !slices.Equal(got, wantLics) {
+				t.Fatalf("mode %v: Licenses() = %q, want %q", mode, got, wantLics)
+			}
+		}
+		file := parser.Parse(body)
+		for _, c := range []struct {
+			name string
+			got  []parser.Record
+			want []parse.Record
+		}{{"sitemaps", file.Sitemaps, maps}, {"licenses", file.Licenses, lics}} {
+			if len(c.got) != len(c.want) {
+				t.Fatalf("parser.Parse: %d %s, want %d", len(c.got), c.name, len(c.want))
+			}
+			for i, g := range c.got {
+				if w := c.want[i]; g.Value != w.Value || g.Line != w.Line {
+					t.Fatalf("parser.Parse: %s %d: %q on line %d, want %q on line %d", c.name, i, g.Value, g.Line, w.Value, w.Line)
+				}
 			}
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -3200,4 +3201,115 @@ func TestStoreTDMRepReadPastBodyLimit(t *testing.T) {
 	if n := w.count("http://a.test/.well-known/tdmrep.json"); n != 1 {
 		t.Errorf("with the Store, a.test's tdmrep.json of %d bytes fetched %d times, want once: the Store's copy was read under robots.txt's WithBodyLimit", len(file), n)
 	}
+}
+
+// valueStore is a Store whose every Get returns the value value makes
+// for the key asked, and which keeps nothing.
+type valueStore struct {
+	value func(key string) []byte
+	gets  atomic.Int32
+}
+
+func (s *valueStore) Get(_ context.Context, key string) ([]byte, error) {
+	s.gets.Add(1)
+	return s.value(key), nil
+}
+
+func (s *valueStore) Set(context.Context, string, []byte, time.Duration) error { return nil }
+
+// storedPrefix is what a value for the robots.txt of authority begins
+// with for testCrawler: the version, the key and the crawler.
+func storedPrefix(authority string) []byte {
+	return binary.LittleEndian.AppendUint64(appendString([]byte{entryVersion}, authority), testCrawler)
+}
+
+// FuzzStoreValue gives a Client a Store holding, under the key of a site
+// serving privateRules, any value (raw, or the version, key and crawler
+// of this Client followed by any bytes, sealed with their checksum: see
+// sealed), as a hostile or broken Store may: a value decodeEntry does not
+// take is a miss, and the Client fetches the site and answers by its
+// rules, with no error; one it takes answers, if the Client does not
+// fetch, as its allow-all, disallow-all or rules say; Check and Allowed
+// agree, and nothing panics.
+func FuzzStoreValue(f *testing.F) {
+	s := newSite(f, serve(200, privateRules))
+	clock := newTestClock()
+	now := clock.Now()
+	fresh := func(e *entry) *entry {
+		e.fetched, e.checked, e.expires = stampOf(now), stampOf(now), stampOf(now.Add(time.Hour))
+		return e
+	}
+	for _, e := range append(sampleEntries(),
+		fresh(&entry{persisted: persisted{outcome: OutcomeDisallowAll, status: 401}}),
+		fresh(&entry{persisted: persisted{outcome: OutcomeAllowAll, status: 404}}),
+		fresh(withBody(&entry{persisted: persisted{outcome: OutcomeRules, status: 200}}, "User-agent: *\nDisallow: /open\n")),
+	) {
+		b := encodeEntry(robotsKey(s.URL), e, testCrawler)
+		f.Add(false, b[len(storedPrefix(s.URL)):len(b)-4])
+	}
+	f.Add(true, []byte("garbage"))
+	f.Add(true, []byte{})
+	f.Add(true, []byte{entryVersion})
+	f.Fuzz(func(t *testing.T, raw bool, b []byte) {
+		value := func(key string) []byte {
+			if raw {
+				return b
+			}
+			return sealed(append(storedPrefix(key), b...))
+		}
+		store := &valueStore{value: value}
+		tr := &http.Transport{}
+		defer tr.CloseIdleConnections()
+		c := NewClient(WithHTTPClient(&http.Client{Transport: tr}), WithStore(store), WithClock(clock.Now))
+		defer c.Close()
+		e, err := decodeEntry(robotsKey(s.URL), value(s.URL), testCrawler)
+		before := s.hits.Load()
+		ctx := context.Background()
+		got := map[string]bool{}
+		for _, path := range []string{"/private", "/open"} {
+			ok, aerr := c.Allowed(ctx, s.URL+path)
+			d, cerr := c.Check(ctx, s.URL+path)
+			if (aerr == nil) != (cerr == nil) || aerr == nil && d.Allowed != ok {
+				t.Fatalf("%s: Allowed = %v, %v; Check = %+v, %v", path, ok, aerr, d, cerr)
+			}
+			if aerr != nil && ok {
+				t.Fatalf("%s: allowed, with the error %v", path, aerr)
+			}
+			got[path] = ok
+			if err != nil && aerr != nil {
+				t.Fatalf("value not decoded (%v): %s: %v", err, path, aerr)
+			}
+		}
+		if store.gets.Load() == 0 {
+			t.Fatal("the Store was not asked")
+		}
+		fetched := s.hits.Load() - before
+		if err != nil {
+			if fetched != 1 || got["/private"] || !got["/open"] {
+				t.Fatalf("value not decoded (%v): fetched %d times; /private %v, /open %v", err, fetched, got["/private"], got["/open"])
+			}
+			return
+		}
+		if fetched != 0 || e.stale || e.failures > 0 {
+			return
+		}
+		for path, ok := range got {
+			want := ok
+			switch e.outcome {
+			case OutcomeAllowAll:
+				want = true
+			case OutcomeDisallowAll:
+				want = false
+			case OutcomeRules:
+				text, terr := e.text()
+				if terr != nil {
+					t.Fatalf("answered by a body that does not decompress: %v", terr)
+				}
+				want = Parse(text).Allowed("robotstxt", path)
+			}
+			if ok != want {
+				t.Fatalf("entry %+v (body %d bytes): %s allowed %v, want %v", e.persisted, len(e.body), path, ok, want)
+			}
+		}
+	})
 }

@@ -246,3 +246,93 @@ func TestZeroStorePanics(t *testing.T) {
 	}()
 	_, _ = (&Store{}).Get(context.Background(), "k")
 }
+
+// FuzzHostileRows opens a file of this package's layout holding, under
+// a key, whatever row a hostile or damaged file may (and such rows in
+// the indexes and the live total): Open takes it; Get returns the row's
+// value only when it passes its checksum and has not expired, and
+// otherwise a miss; a Set after it is committed and found again once
+// the file is reopened; Open with WithReplaceDamaged takes the file too,
+// checked or replaced. Never a panic, never an error but a miss.
+func FuzzHostileRows(f *testing.F) {
+	good := header{expires: math.MaxInt64, seq: 1}.row([]byte(authority), []byte("value"))
+	f.Add(authority, good, header{expires: math.MaxInt64, seq: 1}.expiryKey(), []byte(authority), seqKey(1), []byte{0, 0, 0, 0, 0, 0, 0, 42}, false)
+	f.Add(authority, good[:len(good)-1], []byte{0}, []byte(""), seqKey(math.MaxUint64), []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, true)
+	f.Add("k", []byte("garbage"), header{expires: 1, seq: 9}.expiryKey(), []byte("k"), []byte("x"), []byte("\x7f\xff\xff\xff\xff\xff\xff\xff"), true)
+	f.Add("k", []byte{}, []byte(nil), []byte(nil), []byte(nil), []byte(nil), false)
+	f.Fuzz(func(t *testing.T, key string, row, expiryRow, expiryVal, writtenRow, live []byte, bounded bool) {
+		if key == "" || len(key) > 1000 || len(expiryRow) > 1000 || len(writtenRow) > 1000 || key == newKey {
+			return
+		}
+		path := filepath.Join(t.TempDir(), "robots.db")
+		db, err := bolt.Open(path, 0o600, &bolt.Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = db.Update(func(tx *bolt.Tx) error {
+			if err := layOut(tx); err != nil {
+				return err
+			}
+			err := errors.Join(tx.Bucket(bucketValues).Put([]byte(key), row), tx.Bucket(bucketMeta).Put(keyLive, live))
+			if len(expiryRow) > 0 {
+				err = errors.Join(err, tx.Bucket(bucketExpiry).Put(expiryRow, expiryVal))
+			}
+			if len(writtenRow) > 0 {
+				err = errors.Join(err, tx.Bucket(bucketWritten).Put(writtenRow, []byte(key)))
+			}
+			return err
+		})
+		if err := errors.Join(err, db.Close()); err != nil {
+			t.Fatal(err)
+		}
+		var opts []Option
+		if bounded {
+			opts = append(opts, WithMaxBytes(1<<20))
+		}
+		s, err := Open(path, opts...)
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		h, data, ok := parseRow([]byte(key), row)
+		before := time.Now().UnixNano()
+		got, err := s.Get(context.Background(), key)
+		after := time.Now().UnixNano()
+		switch {
+		case ok && h.expires > after:
+			if err != nil || !bytes.Equal(got, data) {
+				t.Errorf("Get of a sound row: %q, %v; want %q", got, err, data)
+			}
+		case !ok || h.expires <= before:
+			if !errors.Is(err, robotstxt.ErrCacheMiss) || got != nil {
+				t.Errorf("Get of a row %s: %q, %v; want a miss", map[bool]string{false: "failing its checksum", true: "expired"}[ok], got, err)
+			}
+		}
+		if err := s.Set(context.Background(), newKey, []byte("new"), time.Hour); err != nil {
+			t.Errorf("Set: %v", err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		for _, opts := range [][]Option{opts, append(opts, WithReplaceDamaged())} {
+			s, err := Open(path, opts...)
+			if err != nil {
+				t.Fatalf("Open again (%d options): %v", len(opts), err)
+			}
+			got, err := s.Get(context.Background(), newKey)
+			if _, serr := os.Stat(path + unusableSuffix); serr == nil {
+				// Replaced: the hostile row failed the check.
+				if !errors.Is(err, robotstxt.ErrCacheMiss) {
+					t.Errorf("Get from the replacement: %q, %v; want a miss", got, err)
+				}
+			} else if err != nil || string(got) != "new" {
+				t.Errorf("Get after reopening (%d options): %q, %v; want \"new\"", len(opts), got, err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatalf("Close again: %v", err)
+			}
+		}
+	})
+}
+
+// newKey is the key FuzzHostileRows sets beside the hostile row.
+const newKey = "https://new.test:443"

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -268,4 +269,51 @@ func TestReleaseBoundedAsLease(t *testing.T) {
 	if took > 1800*time.Millisecond {
 		t.Errorf("the check took %v with WithStoreTimeout(100ms): the lease's release waited out the Store's 2 s timeout", took.Round(time.Millisecond))
 	}
+}
+
+// FuzzLeaseReply feeds Lease any reply to its script, as a hostile or
+// broken Redis may send: the lease is taken only for the number 1 (or
+// its decimal string), with a release that takes any reply; any other
+// number is another holder's lease, with no error; any other reply an
+// error. Never a panic.
+func FuzzLeaseReply(f *testing.F) {
+	f.Add(uint8(5), int64(1), "", "")
+	f.Add(uint8(5), int64(0), "", "")
+	f.Add(uint8(5), int64(-1), "", "")
+	f.Add(uint8(6), int64(0), "1", "")
+	f.Add(uint8(6), int64(0), "+1", "")
+	f.Add(uint8(0), int64(1), "", "")
+	f.Add(uint8(9), int64(0), "", "")
+	f.Add(uint8(10), int64(0), "NOSCRIPT No matching script", "ERR")
+	f.Fuzz(func(t *testing.T, shape uint8, a int64, text, releaseText string) {
+		h := &replyHook{hostile: map[string]bool{acquireScript.Hash(): true, releaseScript.Hash(): true}}
+		h.val, h.err = hostileReply(shape, a, a, text)
+		s, done := newHookedStore(h)
+		defer done()
+		release, ok, err := s.Lease(context.Background(), authority, time.Second)
+		n, isInt := h.val.(int64)
+		if str, isString := h.val.(string); isString {
+			var perr error
+			n, perr = strconv.ParseInt(str, 10, 64)
+			isInt = perr == nil
+		}
+		isInt = isInt && h.err == nil
+		switch {
+		case isInt && n == 1:
+			if !ok || err != nil || release == nil {
+				t.Fatalf("reply %#v: Lease = %v, %v; want the lease", h.val, ok, err)
+			}
+			h.val, h.err = hostileReply(shape+1, a, a, releaseText)
+			release()
+			release()
+		case isInt:
+			if ok || err != nil || release != nil {
+				t.Fatalf("reply %#v: Lease = %v, %v; want another's lease, no error", h.val, ok, err)
+			}
+		default:
+			if ok || err == nil || release != nil {
+				t.Fatalf("reply %#v, %v: Lease = %v, %v; want an error", h.val, h.err, ok, err)
+			}
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -1048,4 +1049,79 @@ func TestRingDoesNotPace(t *testing.T) {
 		t.Error("a second Lease on a Ring was given while the first is held")
 	}
 	release()
+}
+
+// ints reads a reply as go-redis's Int64Slice does: an array of numbers
+// or decimal strings.
+func ints(val any) ([]int64, bool) {
+	a, ok := val.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]int64, len(a))
+	for i, v := range a {
+		switch v := v.(type) {
+		case int64:
+			out[i] = v
+		case string:
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return nil, false
+			}
+			out[i] = n
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// FuzzTakeReply feeds Take any reply to its script, as a hostile or
+// broken Redis may send: Take gives a turn only for {0, _}, sends at once
+// with no turn only for {2, _}, waits only for {1, w} with w µs more
+// than 0 and at most maxAhead, and otherwise returns an error, with no
+// turn and no wait: a reply it does not know never paces open. Never a
+// panic.
+func FuzzTakeReply(f *testing.F) {
+	f.Add(uint8(0), int64(0), int64(0), "", int64(time.Second))
+	f.Add(uint8(0), int64(1), int64(1500), "", int64(time.Second))
+	f.Add(uint8(0), int64(1), int64(0), "", int64(time.Second))
+	f.Add(uint8(0), int64(1), micros(maxAhead)+1, "", int64(time.Second))
+	f.Add(uint8(1), int64(2), int64(0), "", int64(0))
+	f.Add(uint8(0), int64(3), int64(0), "", int64(time.Second))
+	f.Add(uint8(10), int64(0), int64(0), "NOSCRIPT No matching script", int64(time.Second))
+	f.Add(uint8(2), int64(1), int64(0), "1e3", int64(-1))
+	f.Add(uint8(9), int64(0), int64(0), "", int64(math.MaxInt64))
+	f.Fuzz(func(t *testing.T, shape uint8, a, b int64, text string, interval int64) {
+		h := &replyHook{hostile: map[string]bool{paceTakeScript.Hash(): true}}
+		h.val, h.err = hostileReply(shape, a, b, text)
+		s, done := newHookedStore(h)
+		defer done()
+		id, wait, err := s.Take(context.Background(), authority, time.Duration(interval))
+		res, ok := ints(h.val)
+		ok = ok && h.err == nil && len(res) == 2
+		switch {
+		case ok && res[0] == 0:
+			if err != nil || id == 0 || wait != 0 {
+				t.Fatalf("reply %v: Take = %d, %v, %v; want a turn", res, id, wait, err)
+			}
+		case ok && res[0] == 2:
+			if err != nil || id != 0 || wait != 0 {
+				t.Fatalf("reply %v: Take = %d, %v, %v; want no turn and no wait", res, id, wait, err)
+			}
+		case ok && res[0] == 1 && res[1] > 0 && res[1] <= micros(maxAhead):
+			if err != nil || id != 0 || wait != time.Duration(res[1])*time.Microsecond {
+				t.Fatalf("reply %v: Take = %d, %v, %v; want a wait of %d µs", res, id, wait, err, res[1])
+			}
+		default:
+			if err == nil || id != 0 || wait != 0 {
+				t.Fatalf("reply %#v, %v: Take = %d, %v, %v; want an error", h.val, h.err, id, wait, err)
+			}
+		}
+		if wait < 0 || wait > maxAhead {
+			t.Fatalf("Take waits %v, out of 0 to %v", wait, maxAhead)
+		}
+		// Done reads nothing back but an error: it must take any reply.
+		_ = s.Done(context.Background(), authority, id, time.Duration(interval), 0)
+	})
 }

@@ -3,11 +3,13 @@ package redisstore
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
 	"errors"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -280,5 +282,180 @@ func TestGetRacingSet(t *testing.T) {
 	<-done
 	if empty > 0 {
 		t.Errorf("Get read an empty value %d times; the key only ever held a whole one", empty)
+	}
+}
+
+// hostileReply builds a reply of any shape a hostile or broken Redis may
+// send from fuzzed values: arrays of numbers, of decimal strings, mixed,
+// nested or short, a number, a string, nil, or an error reply.
+func hostileReply(shape uint8, a, b int64, text string) (any, error) {
+	switch shape % 11 {
+	case 0:
+		return []any{a, b}, nil
+	case 1:
+		return []any{strconv.FormatInt(a, 10), strconv.FormatInt(b, 10)}, nil
+	case 2:
+		return []any{a, text}, nil
+	case 3:
+		return []any{a, b, a}, nil
+	case 4:
+		return []any{a}, nil
+	case 5:
+		return a, nil
+	case 6:
+		return text, nil
+	case 7:
+		return []any{nil, a}, nil
+	case 8:
+		return []any{a, []any{b}}, nil
+	case 9:
+		return nil, redis.Nil
+	}
+	return nil, replyError(text)
+}
+
+// replyHook answers the scripts and commands of a go-redis client itself,
+// sending nothing: the commands named in hostile (a script's EVAL and
+// EVALSHA are named by its hash) get the reply it holds, any other a
+// well-formed success (1), and every one, once the hook is closed,
+// redis.ErrClosed, which ends the Store's sending again in the
+// background.
+type replyHook struct {
+	hostile map[string]bool
+	val     any
+	err     error
+	closed  atomic.Bool
+}
+
+// newHookedStore returns a Store whose client sends nothing, answered by
+// h, and a function that closes both.
+func newHookedStore(h *replyHook) (*Store, func()) {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", ContextTimeoutEnabled: true})
+	rdb.AddHook(h)
+	return New(rdb, WithLogger(quietLogger), WithTimeout(generous)), func() {
+		h.closed.Store(true)
+		_ = rdb.Close()
+	}
+}
+
+func (h *replyHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h *replyHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+func (h *replyHook) ProcessHook(redis.ProcessHook) redis.ProcessHook {
+	return func(_ context.Context, cmd redis.Cmder) error {
+		if h.closed.Load() {
+			return redis.ErrClosed
+		}
+		name := cmd.Name()
+		if args := cmd.Args(); (name == "eval" || name == "evalsha") && len(args) > 1 {
+			src := fmt.Sprint(args[1])
+			if name == "eval" {
+				src = fmt.Sprintf("%x", sha1.Sum([]byte(src)))
+			}
+			name = src
+		}
+		val, err := any(int64(1)), error(nil)
+		if h.hostile[name] {
+			val, err = h.val, h.err
+		}
+		if err != nil {
+			return err
+		}
+		switch c := cmd.(type) {
+		case *redis.Cmd:
+			c.SetVal(val)
+		case *redis.StringCmd:
+			s, ok := val.(string)
+			if !ok {
+				return fmt.Errorf("test: a %T reply to %s", val, name)
+			}
+			c.SetVal(s)
+		default:
+			return fmt.Errorf("test: no reply for %T", cmd)
+		}
+		return nil
+	}
+}
+
+// FuzzGetReply feeds Get any reply to its GETRANGE and to the script that
+// tells an empty value from none: Get returns a reply's bytes only when
+// they are a string within the Store's bound, a miss only for nil or a
+// WRONGTYPE error, and an error otherwise; never a panic.
+func FuzzGetReply(f *testing.F) {
+	f.Add(uint8(6), uint8(6), int64(0), "value", "")
+	f.Add(uint8(6), uint8(9), int64(0), "", "")
+	f.Add(uint8(6), uint8(6), int64(0), "", "")
+	f.Add(uint8(10), uint8(6), int64(0), "WRONGTYPE Operation against a key holding the wrong kind of value", "")
+	f.Add(uint8(6), uint8(5), int64(3), "", "x")
+	f.Add(uint8(6), uint8(6), int64(0), "01234567890", "")
+	f.Fuzz(func(t *testing.T, shape, emptyShape uint8, a int64, text, emptyText string) {
+		const maxValue = 10
+		h := &replyHook{hostile: map[string]bool{"getrange": true}}
+		h.val, h.err = hostileReply(shape, a, a, text)
+		empty := &replyHook{}
+		empty.val, empty.err = hostileReply(emptyShape, a, a, emptyText)
+		// One hook answers both: GETRANGE's reply, then the script's.
+		both := &getHook{getrange: h, empty: empty}
+		rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", ContextTimeoutEnabled: true})
+		rdb.AddHook(both)
+		defer rdb.Close()
+		s := New(rdb, WithLogger(quietLogger), WithTimeout(generous), WithMaxValue(maxValue))
+		got, err := s.Get(context.Background(), authority)
+		// The reply Get reads: GETRANGE's, or, for an empty string,
+		// the script's.
+		val, rerr := h.val, h.err
+		if s, ok := val.(string); ok && s == "" && rerr == nil {
+			val, rerr = empty.val, empty.err
+		}
+		str, isString := val.(string)
+		switch {
+		case errors.Is(rerr, redis.Nil) || rerr != nil && strings.HasPrefix(rerr.Error(), "WRONGTYPE"):
+			if !errors.Is(err, robotstxt.ErrCacheMiss) || got != nil {
+				t.Fatalf("reply %v: Get = %q, %v; want a miss", rerr, got, err)
+			}
+		case rerr == nil && isString && len(str) <= maxValue:
+			if err != nil || string(got) != str {
+				t.Fatalf("reply %q: Get = %q, %v", str, got, err)
+			}
+		default:
+			if err == nil || errors.Is(err, robotstxt.ErrCacheMiss) || got != nil {
+				t.Fatalf("reply %#v, %v: Get = %q, %v; want an error not a miss", val, rerr, got, err)
+			}
+		}
+		if int64(len(got)) > maxValue {
+			t.Fatalf("Get returned %d bytes, over the bound of %d", len(got), maxValue)
+		}
+	})
+}
+
+// getHook answers GETRANGE with one hook's reply and every other command
+// (emptyScript) with another's.
+type getHook struct{ getrange, empty *replyHook }
+
+func (h *getHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h *getHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+func (h *getHook) ProcessHook(redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		r := h.empty
+		if cmd.Name() == "getrange" {
+			r = h.getrange
+		}
+		if r.err != nil {
+			return r.err
+		}
+		switch c := cmd.(type) {
+		case *redis.Cmd:
+			c.SetVal(r.val)
+		case *redis.StringCmd:
+			s, ok := r.val.(string)
+			if !ok {
+				return fmt.Errorf("test: a %T reply to %s", r.val, cmd.Name())
+			}
+			c.SetVal(s)
+		}
+		return nil
 	}
 }

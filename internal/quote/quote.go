@@ -10,13 +10,16 @@ import "unicode/utf8"
 const Max = 128
 
 // Cut returns s cut to at most n bytes, at a UTF-8 boundary and marked
-// with "…" when it is cut.
+// with "…" when it is cut, unless n leaves no room for the mark.
 func Cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	const mark = "…"
+	mark := "…"
 	end := n - len(mark)
+	if end < 0 {
+		end, mark = max(n, 0), ""
+	}
 	for end > 0 && !utf8.RuneStart(s[end]) {
 		end--
 	}

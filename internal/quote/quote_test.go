@@ -23,3 +23,52 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCut: Cut(s, n) returns s when it fits in n bytes; otherwise at
+// most n bytes, a prefix of s ending in "…", the prefix as long as fits
+// without splitting a character: for valid UTF-8, whole characters only,
+// as many as fit, and valid UTF-8 again. Never a panic, whatever n.
+func FuzzCut(f *testing.F) {
+	f.Add("short", 10)
+	f.Add(strings.Repeat("x", 11), 10)
+	f.Add("ééééé", 8)
+	f.Add("日本語のテキスト", 7)
+	f.Add("\x80\x80\x80\x80\x80", 4)
+	f.Add("é\xff", 3)
+	f.Add("abcd", 3)
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n < 0 {
+			n = -(n + 1) // every n >= 0, sizes as small as negative ones
+		}
+		got := Cut(s, n)
+		if len(s) <= n {
+			if got != s {
+				t.Fatalf("Cut(%q, %d) = %q, want it whole", s, n, got)
+			}
+			return
+		}
+		if len(got) > n {
+			t.Fatalf("Cut(%q, %d) = %q, %d bytes", s, n, got, len(got))
+		}
+		if n < len("…") {
+			return // no room for the mark: at most n bytes is all
+		}
+		kept, marked := strings.CutSuffix(got, "…")
+		if !marked || !strings.HasPrefix(s, kept) {
+			t.Fatalf("Cut(%q, %d) = %q, not a prefix of it marked", s, n, got)
+		}
+		if !utf8.ValidString(s) {
+			return
+		}
+		want := 0
+		for _, r := range s {
+			if want+utf8.RuneLen(r) > n-len("…") {
+				break
+			}
+			want += utf8.RuneLen(r)
+		}
+		if len(kept) != want || !utf8.ValidString(got) {
+			t.Fatalf("Cut(%q, %d) = %q, keeping %d bytes; want %d, whole characters", s, n, got, len(kept), want)
+		}
+	})
+}
