@@ -60,6 +60,7 @@ type Client struct {
 	hops      atomic.Pointer[Transport]  // paces hops that leave the site (see hopPacing)
 	hopsAlone func() *Transport          // paces hops before a Transport is made
 	hopFailed *lru.Cache[string, *entry] // failures met by robots.txt redirected to a site (see keepTheirFailure)
+	asking    asking                     // the other sites' robots.txt hops are asking for now
 
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
@@ -914,7 +915,13 @@ func (c *Client) goesOn(k key, e, prev, outage *entry) (kept, mine *entry) {
 // refresh fetches k's document on parent (c.base, or the fetch whose
 // redirect hop needs it) and builds the entry that follows prev.
 func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, error) {
-	res := c.fetcher.fetch(parent, k, prev)
+	var asked []func() // ends what the fetch asked others, once their answers are kept
+	defer func() {
+		for _, end := range asked {
+			end()
+		}
+	}()
+	res := c.fetcher.fetch(parent, k, prev, &asked)
 	switch {
 	case c.base.Err() != nil:
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(k.url()), ErrClosed)

@@ -83,35 +83,23 @@ const maxRedirectsText = maxKeptRedirects * (maxServerText + 6)
 
 // fetch gets and classifies k's document; prev, if not nil, supplies
 // validators. ctx is c.base for a check's own fetch, or the fetch whose
-// redirect hop needs this one.
-func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
+// redirect hop needs this one. To asked it adds what ends each other
+// site's robots.txt it asks for (see asking), for its caller to call once
+// their answers are kept.
+func (f *fetcher) fetch(ctx context.Context, k key, prev *entry, asked *[]func()) fetchResult {
 	f.c.stats.inFlight.Add(1)
 	defer f.c.stats.inFlight.Add(-1)
 	ctx, cancel := context.WithTimeout(f.c.within(ctx, k), f.c.cfg.fetchTimeout)
 	defer cancel()
 	target, authority := k.url(), k.authority
-	var led []string        // the redirects followed, as persisted.redirects lists them
-	var froms []theirFetch  // see fetchResult.froms
-	var hopped *fetchResult // the redirect's, when target is another site's robots.txt
+	var led []string       // the redirects followed, as persisted.redirects lists them
+	var froms []theirFetch // see fetchResult.froms
 	for hop := 0; ; hop++ {
 		validated := prev
 		if prev != nil && target != prev.fetchedFrom(k) {
 			validated = nil // its validators speak of another URL's body
 		}
-		var took fetchResult
-		var meanwhile func() bool // see pace
-		if hopped != nil {
-			from, led := froms[:len(froms)-1], led
-			meanwhile = func() (ok bool) {
-				took, ok = f.instead(ctx, k, hopped, authority, target, led, from)
-				return ok
-			}
-		}
-		resp, err := f.send(ctx, target, authority, validated, meanwhile)
-		if errors.Is(err, errAnsweredMeanwhile) {
-			return took
-		}
-		hopped = nil
+		resp, err := f.send(ctx, target, authority, validated)
 		if ue := (*url.Error)(nil); errors.As(err, &ue) && strings.HasPrefix(ue.Err.Error(), "failed to parse Location header") {
 			// A 3xx whose Location net/url cannot parse, which net/http
 			// reports with no response and no error of a type to test.
@@ -193,24 +181,28 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			froms = slices.DeleteFunc(froms, func(s theirFetch) bool { return !sameSite(s.authority, authority) })
 		}
 		if robotsOf && k.doc.robots {
-			if res, ok := f.instead(ctx, k, &res, authority, target, led, froms); ok {
+			if f.instead(ctx, k, &res, authority, target, led, froms, true) {
 				return res
+			}
+			if end, ok := f.c.asking.ask(ctx, authority); ok {
+				*asked = append(*asked, end)
+			} else if f.instead(ctx, k, &res, authority, target, led, froms, false) {
+				return res // what the fetch that was asking it met
 			}
 			// Asked for with the Host its own fetch sends (see send).
 			froms = append(froms, theirFetch{authority: authority, at: len(led)})
-			hopped = &res
 		}
 	}
 }
 
-// instead returns, as res, the result a robots.txt fetch whose redirects
-// led (through froms) to authority's robots.txt at target takes instead of
-// sending the hop: the entry of theirs held (see Client.theirs) when its
+// instead makes res the result a robots.txt fetch whose redirects led
+// (through froms) to authority's robots.txt at target takes instead of
+// sending the hop, and reports whether there is one: the entry of theirs
+// held, in the Store too if stored is set (see Client.theirs), when its
 // redirects fit in what the fetch may follow, else a failure of that
-// server's within its back-off (see Client.failing). It reports whether
-// there is one.
-func (f *fetcher) instead(ctx context.Context, k key, res *fetchResult, authority, target string, led []string, froms []theirFetch) (fetchResult, bool) {
-	theirs := f.c.theirs(ctx, authority)
+// server's within its back-off (see Client.failing).
+func (f *fetcher) instead(ctx context.Context, k key, res *fetchResult, authority, target string, led []string, froms []theirFetch, stored bool) bool {
+	theirs := f.c.theirs(ctx, authority, stored)
 	var more []string // theirs' own redirects
 	if theirs != nil && theirs.redirects != "" {
 		more = strings.Split(theirs.redirects, "\n")
@@ -218,11 +210,11 @@ func (f *fetcher) instead(ctx context.Context, k key, res *fetchResult, authorit
 	if theirs != nil && len(led)+len(more) <= f.c.cfg.maxRedirects {
 		res.outcome, res.redirects, res.theirs = theirs.outcome, kept(append(led, more...)), theirs
 		res.froms = ownFetches(froms, led, more)
-		return *res, true
+		return true
 	}
 	failed := f.c.failing(authority)
 	if theirs != nil || failed == nil {
-		return *res, false
+		return false
 	}
 	// As the hop would have failed, without asking: for the sites the
 	// chain passed through too, whose own fetch meets the same failure
@@ -236,7 +228,7 @@ func (f *fetcher) instead(ctx context.Context, k key, res *fetchResult, authorit
 		// alike here (its cause, kept, no longer tells a refusal).
 		res.outcome = f.noResponse(k, res.err)
 	}
-	return *res, true
+	return true
 }
 
 // ownFetches returns froms with the redirects each one's own fetch
@@ -347,10 +339,8 @@ func kept(led []string) string {
 }
 
 // send sends one GET to authority, taking its turn (see pace), with the
-// configured headers and prev's validators; meanwhile, if not nil, is
-// asked after each wait for the turn whether the request is needed no
-// longer, which send then reports with errAnsweredMeanwhile.
-func (f *fetcher) send(ctx context.Context, target, authority string, prev *entry, meanwhile func() bool) (*http.Response, error) {
+// configured headers and prev's validators.
+func (f *fetcher) send(ctx context.Context, target, authority string, prev *entry) (*http.Response, error) {
 	var answered atomic.Bool // the server began to answer
 	trace := &httptrace.ClientTrace{GotFirstResponseByte: func() { answered.Store(true) }}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(context.WithValue(ctx, fetchKey{}, f), trace),
@@ -392,7 +382,7 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	if lastMod != "" {
 		req.Header.Set("If-Modified-Since", lastMod)
 	}
-	done, err := f.c.pace(ctx, authority, meanwhile)
+	done, err := f.c.pace(ctx, authority)
 	if err != nil {
 		return nil, err
 	}

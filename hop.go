@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -152,8 +153,8 @@ func (c *Client) admitHop(ctx context.Context, authority, site string, next *url
 // meeting the redirect asks the site nothing when another stored its
 // answer, nor, when that is a failure, within its back-off (see
 // failing). Nothing else is waited for: another site's fill may be
-// waiting for this one's.
-func (c *Client) theirs(ctx context.Context, authority string) *entry {
+// waiting for this one's. Unless stored is set, it looks in memory alone.
+func (c *Client) theirs(ctx context.Context, authority string, stored bool) *entry {
 	held := func() *entry {
 		e := c.robots.cache.peek(authority)
 		if e == nil || e.outcome == OutcomeUnreachable || e.failures > 0 || e.status == 0 || e.expired(c.cfg.now()) ||
@@ -162,7 +163,7 @@ func (c *Client) theirs(ctx context.Context, authority string) *entry {
 		}
 		return e
 	}
-	if e := held(); e != nil || c.tier == nil {
+	if e := held(); e != nil || c.tier == nil || !stored {
 		return e
 	}
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl)/2 < c.cfg.storeTimeout {
@@ -251,14 +252,7 @@ const maxHopFailures = 1024
 // reads holds with the root's (see twinLease) counts as the root's own
 // site, both as the fetch's document and as where a request goes: that
 // page took its turn.
-//
-// A hop to another site's robots.txt that waited for its turn asks
-// meanwhile after each wait whether another fetch has answered it since
-// (a crawler checking, at once, sites whose robots.txt all redirect to
-// one host's): if so, pace returns errAnsweredMeanwhile, and nothing is
-// sent; if not, the turn's interval is that site's Crawl-delay, if
-// known by then.
-func (c *Client) pace(ctx context.Context, authority string, meanwhile func() bool) (done func(*http.Response), err error) {
+func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)
 	if ch.requests.Add(-1) < 0 {
 		return nil, fmt.Errorf("%w: %w: more than %d requests", errRedirects, errChain, c.cfg.requestBound())
@@ -289,20 +283,8 @@ func (c *Client) pace(ctx context.Context, authority string, meanwhile func() bo
 	if ch.admitted.Authority == authority {
 		iv = t.interval(ch.admitted)
 	}
-	var recheck func() (time.Duration, error)
-	if meanwhile != nil {
-		recheck = func() (time.Duration, error) {
-			if meanwhile() {
-				return 0, errAnsweredMeanwhile
-			}
-			return t.intervalAt(authority), nil
-		}
-	}
-	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, recheck)
+	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, nil)
 	t.count(w)
-	if errors.Is(err, errAnsweredMeanwhile) {
-		return nil, err
-	}
 	if local := Pacer(c.pacer()); err != nil && t.cfg.pacer != local && !errors.As(err, new(*PacedError)) && ctx.Err() == nil {
 		// The Pacer failed (a Store that did not answer): the hop is
 		// paced in this process instead, as a Store's outage costs
@@ -313,10 +295,7 @@ func (c *Client) pace(ctx context.Context, authority string, meanwhile func() bo
 		cfg := t.cfg
 		cfg.pacer = local
 		t = &Transport{c: c, cfg: cfg}
-		tu, _, err = t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, recheck)
-		if errors.Is(err, errAnsweredMeanwhile) {
-			return nil, err
-		}
+		tu, _, err = t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, nil)
 	}
 	if pe := (*PacedError)(nil); errors.As(err, &pe) {
 		// Said, not wrapped: the crawler's request whose robots.txt this
@@ -336,9 +315,58 @@ func (c *Client) pace(ctx context.Context, authority string, meanwhile func() bo
 	}, nil
 }
 
-// errAnsweredMeanwhile is returned by pace when a hop to another site's
-// robots.txt need not be sent: another fetch answered it while it waited.
-var errAnsweredMeanwhile = errors.New("robotstxt: the hop was answered meanwhile")
+// asking is what hops to other sites' robots.txt are asking for now, in
+// this process: sites checked at once whose robots.txt all redirect to one
+// host's (a platform's, a CDN's) would each ask it at once, unpaced where
+// no Crawl-delay is known, though one answer serves them all (pace89).
+type asking struct {
+	mu sync.Mutex
+	m  map[string]chan struct{} // by authority; closed once its answer is kept
+}
+
+// maxAskWait bounds how long a hop waits for another fetch's answer to
+// the same robots.txt: one such fetch takes a fraction of a second, and
+// that fetch may itself wait for what the waiter holds (a turn, a chain
+// through its site), which this wait then breaks.
+const maxAskWait = 2 * time.Second
+
+// ask returns what ends authority's robots.txt being asked for, and true,
+// when no other fetch is asking for it; else, once that fetch has kept
+// its answer or after maxAskWait, at most half of what ctx leaves, nil
+// and false (the caller then looks in memory for that answer, and failing
+// it asks itself). Without a deadline on ctx it waits for none.
+func (a *asking) ask(ctx context.Context, authority string) (end func(), ok bool) {
+	a.mu.Lock()
+	ch, busy := a.m[authority]
+	if !busy {
+		if a.m == nil {
+			a.m = map[string]chan struct{}{}
+		}
+		ch = make(chan struct{})
+		a.m[authority] = ch
+	}
+	a.mu.Unlock()
+	if !busy {
+		return func() {
+			a.mu.Lock()
+			delete(a.m, authority)
+			a.mu.Unlock()
+			close(ch)
+		}, true
+	}
+	dl, has := ctx.Deadline()
+	if !has {
+		return nil, false
+	}
+	t := time.NewTimer(min(maxAskWait, time.Until(dl)/2))
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return nil, false
+}
 
 // hopPacing returns the Transport whose pacer and intervals pace the
 // requests that leave a check's site: the first Transport made for c,

@@ -355,36 +355,46 @@ func TestHopToAnotherRobotsTxt(t *testing.T) {
 }
 
 // TestHopsAtOnceAskTheirRobotsTxtOnce: sites checked at once whose
-// robots.txt all redirect to one victim's, paced there (by
-// WithDefaultInterval: its Crawl-delay is not known yet), take the
-// answer the first hop got once their turn comes, as a site checked
-// later takes it, not asking the victim again at that pace (pace89); a
-// failure of the victim's within its back-off likewise.
+// robots.txt all redirect to one victim's ask it once (pace89): unpaced
+// (no Crawl-delay known, no default interval), the hops wait for the
+// one asking it and take its answer; paced (by WithDefaultInterval),
+// those whose turn comes after that answer take it; a failure of the
+// victim's within its back-off likewise.
 func TestHopsAtOnceAskTheirRobotsTxtOnce(t *testing.T) {
+	slow := func(h http.HandlerFunc) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(100 * time.Millisecond)
+			h(w, r)
+		}
+	}
+	rules := serve(200, "User-agent: *\nCrawl-delay: 1\nDisallow: /private\n")
+	failure := serve(500, "down", "Retry-After", "3600")
 	for _, victim := range []struct {
-		name    string
-		serve   http.HandlerFunc
-		allowed bool
-		err     error
+		name     string
+		serve    http.HandlerFunc
+		interval time.Duration
+		err      error
 	}{
-		{"rules", serve(200, "User-agent: *\nCrawl-delay: 1\nDisallow: /private\n"), false, nil},
-		{"failure", serve(500, "down", "Retry-After", "3600"), false, ErrDeferred},
+		{"rules", slow(rules), 0, nil},
+		{"failure", slow(failure), 0, ErrDeferred},
+		{"rules-paced", rules, 300 * time.Millisecond, nil},
+		{"failure-paced", failure, 300 * time.Millisecond, ErrDeferred},
 	} {
 		t.Run(victim.name, func(t *testing.T) {
 			checkLeaks(t)
 			w := newHosts(t)
 			w.on("victim.test/robots.txt", victim.serve)
-			const sites = 6
+			const sites = 8
 			for i := range sites {
 				w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
 			}
-			c, _ := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithDefaultInterval(300*time.Millisecond))
+			c, _ := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithDefaultInterval(victim.interval))
 			t.Cleanup(func() { _ = c.Close() })
 			var wg sync.WaitGroup
 			for i := range sites {
 				wg.Go(func() {
 					d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i))
-					if d.Allowed != victim.allowed || !errors.Is(err, victim.err) {
+					if d.Allowed || !errors.Is(err, victim.err) {
 						t.Errorf("s%d: %+v, %v; want the victim's answer", i, d, err)
 					}
 				})
@@ -395,6 +405,54 @@ func TestHopsAtOnceAskTheirRobotsTxtOnce(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHopsAtOnceWaitBoundedForEachOther: a hop that waits for another
+// fetch asking the same robots.txt waits at most maxAskWait, then asks
+// itself: that fetch may hang, or wait for what the waiter holds.
+func TestHopsAtOnceWaitBoundedForEachOther(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	release := make(chan struct{})
+	var first atomic.Bool
+	w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if first.CompareAndSwap(false, true) {
+			select { // the first is not answered until the test ends
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /private\n")
+	})
+	for i := range 3 {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
+	}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(time.Minute))
+	hung := make(chan struct{})
+	go func() {
+		defer close(hung)
+		_, _ = c.Check(context.Background(), "http://s0.test/private")
+	}()
+	for !first.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	var wg sync.WaitGroup
+	for i := 1; i < 3; i++ {
+		wg.Go(func() {
+			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); err != nil || d.Allowed {
+				t.Errorf("s%d: %+v, %v; want the victim's rules, asked for itself", i, d, err)
+			}
+		})
+	}
+	wg.Wait()
+	select {
+	case <-hung:
+		t.Error("the first fetch ended before the victim answered it")
+	default:
+	}
+	close(release)
+	<-hung
 }
 
 // TestHopToARobotsTxtThatIsAnothers: a site whose robots.txt is another
