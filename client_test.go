@@ -2215,14 +2215,16 @@ func TestClientChecksNormalForms(t *testing.T) {
 // TestClientChecksEmptyQuery: a URL whose '?' starts no query
 // (/private.html?, /?, a link's stray '?' or url.URL's ForceQuery) is
 // served as the page without it by nginx and Go's server alike, so a "$"
-// rule naming that page refuses it, as a Transport does (url90); its
+// rule naming that page refuses it, as a Transport does (url90), and an
+// Allow written for the '?' does not open the page (review166); its
 // Content-Usage is that page's too.
 func TestClientChecksEmptyQuery(t *testing.T) {
 	checkLeaks(t)
 	var pages atomic.Int32
 	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
-			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /private.html$\nDisallow: /$\nContent-Usage: /doc$ train-ai=n\nContent-Usage: / train-ai=y\n")
+			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /private.html$\nDisallow: /$\nDisallow: /y\nAllow: /y?\n"+
+				"Content-Usage: /doc$ train-ai=n\nContent-Usage: / train-ai=y\n")
 			return
 		}
 		pages.Add(1)
@@ -2239,6 +2241,8 @@ func TestClientChecksEmptyQuery(t *testing.T) {
 		"/private.html??":    true, // a query of "?": another page
 		"/private.html?x":    true,
 		"/x?":                true,
+		"/y?":                false, // served as /y, whatever "Allow: /y?" says
+		"/y?z":               true,
 	} {
 		d, err := c.Check(ctx, s.URL+p)
 		if err != nil || d.Allowed != want {
@@ -2251,8 +2255,8 @@ func TestClientChecksEmptyQuery(t *testing.T) {
 	if d, err := c.Check(ctx, s.URL+"/doc?"); err != nil || d.Usage.statement() != "train-ai=n" {
 		t.Errorf("Check(/doc?).Usage = %q, %v; want /doc's train-ai=n", d.Usage.statement(), err)
 	}
-	if n := pages.Load(); n != 3 {
-		t.Errorf("the server got %d page requests, want the 3 allowed", n)
+	if n := pages.Load(); n != 4 {
+		t.Errorf("the server got %d page requests, want the 4 allowed", n)
 	}
 }
 

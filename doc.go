@@ -68,7 +68,10 @@
 // of '/' and resolve "." and ".." before they pick what to serve, so
 // /public/../private/x, //private/x and /%70rivate/x reach /private/x. A
 // URL is allowed only if its spelling and its normal forms are all
-// allowed: in the path only, escapes decoded (but for those of '%', '?',
+// allowed: in the path only (but that a '?' that starts no query is
+// dropped, as servers read none: /private.html? is /private.html, and
+// is disallowed with it whatever an "Allow: /private.html?" says),
+// escapes decoded (but for those of '%', '?',
 // '#' and of bytes that are not printable ASCII, kept with upper-case hex
 // as rules store them), slashes merged and dot segments removed; once
 // with %2F decoded first, as nginx does (and with the '/' a last dot

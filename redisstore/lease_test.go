@@ -271,8 +271,9 @@ func TestReleaseBoundedAsLease(t *testing.T) {
 	}
 }
 
-// FuzzLeaseReply feeds Lease any reply to its script, as a hostile or
-// broken Redis may send: the lease is taken only for the number 1 (or
+// FuzzLeaseReply feeds Lease any reply value to its script, as go-redis
+// hands over what a hostile or broken Redis sent (set in a hook: go-redis's
+// own reading of the wire is not under test): the lease is taken only for the number 1 (or
 // its decimal string), with a release that takes any reply; any other
 // number is another holder's lease, with no error; any other reply an
 // error. Never a panic.

@@ -1076,8 +1076,9 @@ func ints(val any) ([]int64, bool) {
 	return out, true
 }
 
-// FuzzTakeReply feeds Take any reply to its script, as a hostile or
-// broken Redis may send: Take gives a turn only for {0, _}, sends at once
+// FuzzTakeReply feeds Take any reply value to its script, as go-redis
+// hands over what a hostile or broken Redis sent (set in a hook: go-redis's
+// own reading of the wire is not under test): Take gives a turn only for {0, _}, sends at once
 // with no turn only for {2, _}, waits only for {1, w} with w µs more
 // than 0 and at most maxAhead, and otherwise returns an error, with no
 // turn and no wait: a reply it does not know never paces open. Never a

@@ -378,8 +378,9 @@ func (h *replyHook) ProcessHook(redis.ProcessHook) redis.ProcessHook {
 	}
 }
 
-// FuzzGetReply feeds Get any reply to its GETRANGE and to the script that
-// tells an empty value from none: Get returns a reply's bytes only when
+// FuzzGetReply feeds Get any reply value to its GETRANGE and to the script
+// that tells an empty value from none, as go-redis hands over what a
+// hostile Redis sent (set in a hook): Get returns a reply's bytes only when
 // they are a string within the Store's bound, a miss only for nil or a
 // WRONGTYPE error, and an error otherwise; never a panic.
 func FuzzGetReply(f *testing.F) {

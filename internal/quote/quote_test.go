@@ -25,9 +25,10 @@ func TestCut(t *testing.T) {
 }
 
 // FuzzCut: Cut(s, n) returns s when it fits in n bytes; otherwise at
-// most n bytes, a prefix of s ending in "…", the prefix as long as fits
-// without splitting a character: for valid UTF-8, whole characters only,
-// as many as fit, and valid UTF-8 again. Never a panic, whatever n.
+// most n bytes (none for a negative n): a prefix of s ending in "…", or
+// where n leaves no room for it a prefix alone, as long as fits without
+// splitting a character: for valid UTF-8, whole characters only, as many
+// as fit, and valid UTF-8 again. Never a panic, whatever n.
 func FuzzCut(f *testing.F) {
 	f.Add("short", 10)
 	f.Add(strings.Repeat("x", 11), 10)
@@ -36,10 +37,9 @@ func FuzzCut(f *testing.F) {
 	f.Add("\x80\x80\x80\x80\x80", 4)
 	f.Add("é\xff", 3)
 	f.Add("abcd", 3)
+	f.Add("éé", 2)
+	f.Add("abc", -1)
 	f.Fuzz(func(t *testing.T, s string, n int) {
-		if n < 0 {
-			n = -(n + 1) // every n >= 0, sizes as small as negative ones
-		}
 		got := Cut(s, n)
 		if len(s) <= n {
 			if got != s {
@@ -47,13 +47,14 @@ func FuzzCut(f *testing.F) {
 			}
 			return
 		}
-		if len(got) > n {
+		if len(got) > max(n, 0) {
 			t.Fatalf("Cut(%q, %d) = %q, %d bytes", s, n, got, len(got))
 		}
-		if n < len("…") {
-			return // no room for the mark: at most n bytes is all
-		}
+		room := n - len("…")
 		kept, marked := strings.CutSuffix(got, "…")
+		if room < 0 {
+			room, kept, marked = max(n, 0), got, true // no room for the mark
+		}
 		if !marked || !strings.HasPrefix(s, kept) {
 			t.Fatalf("Cut(%q, %d) = %q, not a prefix of it marked", s, n, got)
 		}
@@ -62,7 +63,7 @@ func FuzzCut(f *testing.F) {
 		}
 		want := 0
 		for _, r := range s {
-			if want+utf8.RuneLen(r) > n-len("…") {
+			if want+utf8.RuneLen(r) > room {
 				break
 			}
 			want += utf8.RuneLen(r)
