@@ -321,7 +321,13 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 // no Crawl-delay is known, though one answer serves them all (pace89).
 type asking struct {
 	mu sync.Mutex
-	m  map[string]chan struct{} // by authority; closed once its answer is kept
+	m  map[string]asker // by authority
+}
+
+// An asker is a fetch asking for a robots.txt (see asking).
+type asker struct {
+	done  chan struct{} // closed once its answer is kept
+	check *atomic.Int64 // its check's (see chain.requests), which waits for none of its own
 }
 
 // maxAskWait bounds how long a hop waits for another fetch's answer to
@@ -330,20 +336,23 @@ type asking struct {
 // through its site), which this wait then breaks.
 const maxAskWait = 2 * time.Second
 
-// ask returns what ends authority's robots.txt being asked for, and true,
-// when no other fetch is asking for it; else, once that fetch has kept
-// its answer or after maxAskWait, at most half of what ctx leaves, nil
-// and false (the caller then looks in memory for that answer, and failing
-// it asks itself). Without a deadline on ctx it waits for none.
+// ask returns what ends authority's robots.txt being asked for by the
+// fetch ctx serves, and true, when no other fetch is asking for it; else,
+// once that fetch has kept its answer or after maxAskWait, at most half of
+// what ctx leaves, nil and false (the caller then looks in memory for that
+// answer, and failing it asks itself). A fetch of the same check (a chain
+// back to a robots.txt it asked for, a hop's check) is not waited for: it
+// may be waiting for this one.
 func (a *asking) ask(ctx context.Context, authority string) (end func(), ok bool) {
+	check := chainOf(ctx).requests
 	a.mu.Lock()
-	ch, busy := a.m[authority]
+	other, busy := a.m[authority]
 	if !busy {
 		if a.m == nil {
-			a.m = map[string]chan struct{}{}
+			a.m = map[string]asker{}
 		}
-		ch = make(chan struct{})
-		a.m[authority] = ch
+		other = asker{make(chan struct{}), check}
+		a.m[authority] = other
 	}
 	a.mu.Unlock()
 	if !busy {
@@ -351,17 +360,17 @@ func (a *asking) ask(ctx context.Context, authority string) (end func(), ok bool
 			a.mu.Lock()
 			delete(a.m, authority)
 			a.mu.Unlock()
-			close(ch)
+			close(other.done)
 		}, true
 	}
 	dl, has := ctx.Deadline()
-	if !has {
+	if !has || other.check == check {
 		return nil, false
 	}
 	t := time.NewTimer(min(maxAskWait, time.Until(dl)/2))
 	defer t.Stop()
 	select {
-	case <-ch:
+	case <-other.done:
 	case <-t.C:
 	case <-ctx.Done():
 	}

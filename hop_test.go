@@ -455,6 +455,27 @@ func TestHopsAtOnceWaitBoundedForEachOther(t *testing.T) {
 	<-hung
 }
 
+// TestHopsOfOneCheckWaitNotForEachOther: a check whose redirects come
+// back to a robots.txt it asked for itself (v.test's, through w.test's)
+// does not wait for its own fetch's answer, which comes only once it
+// ends: each visit stalled it for maxAskWait.
+func TestHopsOfOneCheckWaitNotForEachOther(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("s.test/robots.txt", redirectTo("http://v.test/robots.txt"))
+	w.on("v.test/robots.txt", redirectTo("http://w.test/robots.txt"))
+	w.on("w.test/robots.txt", redirectTo("http://v.test/robots.txt"))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	start := time.Now()
+	d, err := c.Check(context.Background(), "http://s.test/x")
+	if took := time.Since(start); took >= maxAskWait {
+		t.Errorf("a check whose redirects loop between two robots.txt took %v: it waited for itself", took)
+	}
+	if n := w.count("http://v.test/robots.txt"); n < 2 {
+		t.Errorf("v.test's robots.txt asked %d times in the loop (%+v, %v)", n, d, err)
+	}
+}
+
 // TestHopToARobotsTxtThatIsAnothers: a site whose robots.txt is another
 // site's (a shop's, on its CDN) keeps the answer a hop to it met as its
 // own, with its redirect, as its own fetch follows the same chain: each
