@@ -75,10 +75,11 @@ type result struct {
 	Paced      []string // URLs sent again at their site's next turn
 }
 
-// maxPaced is how many times a URL may be paced or deferred before the
-// crawl gives it up: a URL paced again and again is most likely a
-// redirect loop through a site with a Crawl-delay, which comes back to it
-// at every turn.
+// maxPaced is how many times a URL, or the redirect chain first sent for
+// one, may be paced or deferred before the crawl gives it up: a URL paced
+// again and again is most likely a redirect loop through a site with a
+// Crawl-delay, which comes back to it at every turn, maybe as a new URL
+// each time.
 const maxPaced = 10
 
 // maxDeferWait is the longest the demo waits to send again a request
@@ -103,8 +104,10 @@ type hop struct {
 
 // sendAgain readies r, refused unsent for refused (the URL of a
 // PacedError or DeferredError), to be sent again at the error's RetryAt,
-// counting in paces the times each URL was refused, when counted; false
-// once one has been refused maxPaced times. What was refused is r itself, which goes
+// counting in paces the times each URL was refused, when counted, and
+// those of the URL its chain of redirects was first sent for, origin, if
+// any (a chain may name a new URL at every hop); false once either has
+// been refused maxPaced times. What was refused is r itself, which goes
 // again as it was, unless h, the last redirect r followed, says
 // otherwise: then the hop, as net/http sent it (maybe to r's own URL
 // again, as a form's 303 does; sent again, r would post the form again),
@@ -112,13 +115,16 @@ type hop struct {
 // passed through another host, after which net/http sends none, even
 // back on r's host. Request.Retry sends only a body it can rewind, so
 // another is read into memory: the Transport refused r unread.
-func sendAgain(r *colly.Request, refused string, h *hop, paces map[string]int, counted bool) (bool, error) {
+func sendAgain(r *colly.Request, refused, origin string, h *hop, paces map[string]int, counted bool) (bool, error) {
 	u, err := url.Parse(refused)
 	if err != nil {
 		return false, err
 	}
 	if counted {
-		if paces[refused]++; paces[refused] > maxPaced {
+		if paces[refused]++; origin != "" && origin != refused {
+			paces[origin]++
+		}
+		if paces[refused] > maxPaced || paces[origin] > maxPaced {
 			return false, nil
 		}
 	}
@@ -275,9 +281,13 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			if u, err := url.Parse(r.Request.AbsoluteURL(refused)); err == nil && u.Scheme != "" {
 				refused = u.String()
 			}
-			again, err := sendAgain(r.Request, refused, last, paces, counted)
-			if again && err == nil && last != nil {
-				origins[refused] = cmp.Or(origins[last.from], last.from)
+			origin := ""
+			if last != nil {
+				origin = cmp.Or(origins[last.from], last.from)
+			}
+			again, err := sendAgain(r.Request, refused, origin, last, paces, counted)
+			if again && err == nil && origin != "" {
+				origins[refused] = origin
 			}
 			switch {
 			case err != nil:
@@ -301,6 +311,14 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 				fmt.Fprintf(out, "ERROR     %s: Request.Retry: %v\n", shown(refused), err)
 			}
 		}
+		// unsent gives back the request colly counted against
+		// MaxRequests when the Transport refused it unsent: not a hop
+		// of it (refused, when it is not r's own URL), which was sent.
+		unsent := func(refused string) {
+			if c.MaxRequests > 0 && via(shown(refused)) == "" {
+				c.MaxRequests++
+			}
+		}
 		var de *robotstxt.DisallowedError
 		var deferred *robotstxt.DeferredError
 		var paced *robotstxt.PacedError
@@ -310,18 +328,22 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			// Retry-After hold): a frontier requeues it; slept out
 			// here, it would stop the whole (not Async) collector.
 			ended(r.Request)
+			unsent(paced.URL)
 			u := shown(paced.URL)
 			res.Deferred = append(res.Deferred, u)
 			fmt.Fprintf(out, "PACED     %s%s: next turn at %s; not fetched, come back later\n",
 				u, via(u), paced.RetryAt.Format(time.TimeOnly))
 		case errors.As(err, &paced):
-			if ready(paced.URL, true) {
-				res.Paced = append(res.Paced, shown(paced.URL))
-				fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", shown(paced.URL))
-				resend(paced.URL, paced.RetryAt)
+			if !ready(paced.URL, true) {
+				unsent(paced.URL)
+				return
 			}
+			res.Paced = append(res.Paced, shown(paced.URL))
+			fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", shown(paced.URL))
+			resend(paced.URL, paced.RetryAt)
 		case errors.As(err, &de):
 			ended(r.Request)
+			unsent(de.URL)
 			u := shown(de.URL)
 			res.Disallowed = append(res.Disallowed, u)
 			fmt.Fprintf(out, "REFUSED   %s%s: robots.txt line %d, Disallow: %s\n",
@@ -344,6 +366,7 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 				ended(r.Request)
 			}
 			if later || !ready(deferred.URL, !reading) {
+				unsent(deferred.URL)
 				fmt.Fprintf(out, "DEFERRED  %s%s: robots.txt %s; not fetched, come back later\n", u, via(u), why)
 				return
 			}

@@ -10,8 +10,10 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -122,7 +124,7 @@ func TestSendAgain(t *testing.T) {
 		{"a hop to its own URL", asked, asked, &hop{method: http.MethodGet}, http.MethodPost, http.MethodGet, false},
 	} {
 		r := request(tc.sent, tc.asked)
-		again, err := sendAgain(r, tc.url, tc.hop, map[string]int{}, true)
+		again, err := sendAgain(r, tc.url, "", tc.hop, map[string]int{}, true)
 		want, secret := tc.url, tc.hop == nil // where the hop led, or the request itself, fragment and all
 		if tc.hop == nil {
 			want = tc.asked
@@ -140,10 +142,10 @@ func TestSendAgain(t *testing.T) {
 	paces, r := map[string]int{}, request(http.MethodGet, asked)
 	for i := range maxPaced + 1 {
 		// A try that does not count, between those that do, changes nothing.
-		if again, err := sendAgain(r, "http://start.test/loop", &hop{method: http.MethodGet}, paces, false); !again || err != nil {
+		if again, err := sendAgain(r, "http://start.test/loop", "", &hop{method: http.MethodGet}, paces, false); !again || err != nil {
 			t.Fatalf("a try not counted, after %d: %v, %v", i, again, err)
 		}
-		again, err := sendAgain(r, "http://start.test/loop", &hop{method: http.MethodGet}, paces, true)
+		again, err := sendAgain(r, "http://start.test/loop", "", &hop{method: http.MethodGet}, paces, true)
 		if err != nil || again != (i < maxPaced) {
 			t.Fatalf("paced %d times: %v, %v; want sent again up to %d times", i+1, again, err, maxPaced)
 		}
@@ -723,5 +725,94 @@ func TestFarPacedTurnDoesNotBlockCrawl(t *testing.T) {
 				t.Errorf("output:\n%s\nresult %+v; want /b reported paced, to come back later, and in Deferred", out.String(), res)
 			}
 		})
+	}
+}
+
+// TestRedirectChainOfFreshURLsEnds: a site with a Crawl-delay (s1) whose
+// page redirects through another site (s2) back to a new URL of s1 each
+// time (?n=1, ?n=2, ...) has each hop back paced and sent again by
+// Request.Retry. net/http, and colly's own redirect rules, stop such a
+// chain after 10 redirects; the demo's cap on paces, there for redirect
+// loops, counted them by URL, every URL here is new, and the chain went
+// on for ever, one hop per Crawl-delay, each Retry nested in the OnError
+// of the one before (nested90). It counts them by the chain's first URL
+// too.
+func TestRedirectChainOfFreshURLsEnds(t *testing.T) {
+	var stop atomic.Bool
+	var mu sync.Mutex
+	sentS1 := 0
+	var s1URL, s2URL string
+	s1 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.05\n")
+			return
+		}
+		mu.Lock()
+		sentS1++
+		mu.Unlock()
+		if stop.Load() {
+			fmt.Fprint(w, "page")
+			return
+		}
+		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+		http.Redirect(w, r, s2URL+"/b?n="+strconv.Itoa(n), http.StatusFound)
+	}))
+	defer s1.Close()
+	s2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+		http.Redirect(w, r, s1URL+"/x?n="+strconv.Itoa(n+1), http.StatusFound)
+	}))
+	defer s2.Close()
+	s1URL, s2URL = s1.URL, s2.URL
+	var res result
+	var out strings.Builder
+	c, done := newCollector(&out, strings.NewReplacer(s1.URL, "s1", s2.URL, "s2").Replace, &res)
+	defer done()
+	returned := make(chan struct{})
+	go func() {
+		defer close(returned)
+		_ = c.Visit(s1.URL + "/x?n=0")
+	}()
+	select {
+	case <-returned:
+	case <-time.After(3 * time.Second):
+	}
+	mu.Lock()
+	n := sentS1
+	mu.Unlock()
+	stop.Store(true) // let the chain end, so the goroutine does
+	<-returned
+	if n > maxPaced+1 {
+		lines := strings.Split(out.String(), "\n")
+		t.Errorf("after 3 s, s1 was sent %d requests of one redirect chain (net/http stops at 10 redirects; maxPaced is %d), Visit still running; output (first 6 of %d lines):\n%s",
+			n, maxPaced, len(lines), strings.Join(lines[:min(6, len(lines))], "\n"))
+	}
+}
+
+// TestMaxRequestsCountsWhatWasSent: colly's MaxRequests limits "the
+// number of requests done", and colly's own robots.txt handling, which
+// the demo turns off for the Transport, refuses a disallowed URL before
+// it counts it. Through the demo's collector, a URL robots.txt
+// disallows, never sent, used up one of MaxRequests all the same, and a
+// crawl whose pages link to disallowed ones ended before it had sent
+// MaxRequests requests (nested90); the demo gives it back.
+func TestMaxRequestsCountsWhatWasSent(t *testing.T) {
+	s, got := recordingSite(t, "User-agent: *\nDisallow: /private/\n", nil)
+	var res result
+	c, done := newCollector(io.Discard, func(u string) string { return strings.TrimPrefix(u, s.URL) }, &res)
+	defer done()
+	c.MaxRequests = 2
+	_ = c.Visit(s.URL + "/private/a") // refused by robots.txt: not sent
+	_ = c.Visit(s.URL + "/private/b") // refused by robots.txt: not sent
+	errA := c.Visit(s.URL + "/a")
+	errB := c.Visit(s.URL + "/b")
+	want := []string{"GET /robots.txt", "GET /a", "GET /b"}
+	if !slices.Equal(got(), want) || errors.Is(errA, colly.ErrMaxRequests) || errors.Is(errB, colly.ErrMaxRequests) {
+		t.Errorf("MaxRequests 2: the site was sent %q (want %q); Visit /a: %v, Visit /b: %v; refused by robots.txt %q",
+			got(), want, errA, errB, res.Disallowed)
 	}
 }

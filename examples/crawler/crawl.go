@@ -57,10 +57,11 @@ type result struct {
 // down for that long is better visited in another crawl.
 const maxFailures = 5
 
-// maxPaced is how many times a URL may be paced before the crawl gives it
-// up: each is told a turn of its own, so a URL paced again and again is
-// most likely a redirect loop through a site with a Crawl-delay, which
-// comes back to the paced URL at every turn.
+// maxPaced is how many times a URL, with the URLs whose redirects led to
+// it (see frontier.retry), may be paced before the crawl gives it up: each
+// is told a turn of its own, so a URL paced again and again is most likely
+// a redirect loop through a site with a Crawl-delay, which comes back to
+// the paced URL at every turn, maybe as a new URL each time.
 const maxPaced = 10
 
 // crawl visits the sites of seeds, following links on each page's own
@@ -112,7 +113,7 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 		u = hop // what was refused: where a redirect led
 	}
 	switch {
-	case paced != nil && f.tries(u.String()) >= maxPaced:
+	case paced != nil && max(f.tries(u.String()), f.tries(asked.String())) >= maxPaced:
 		c.report(func(r *result) { r.Paced++; r.GivenUp = append(r.GivenUp, c.name(u)) },
 			"ERROR", u, fmt.Sprintf("paced %d times: a redirect loop? given up", maxPaced))
 		f.finish()
@@ -155,7 +156,7 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 		// Not this page: the site asks to be left alone, and the
 		// Transport holds it for the Retry-After. Come back, where
 		// redirects led, to be paced until the hold has passed.
-		if f.tries(pg.url.String()) >= maxPaced {
+		if max(f.tries(pg.url.String()), f.tries(asked.String())) >= maxPaced {
 			c.report(func(r *result) { r.GivenUp = append(r.GivenUp, c.name(pg.url)) },
 				"ERROR", pg.url, fmt.Sprintf("answered %d, busy or paced %d times; given up", pg.code, maxPaced))
 			f.finish()

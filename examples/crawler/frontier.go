@@ -54,7 +54,9 @@ func (f *frontier) fetched(u *url.URL) {
 
 // retry finishes taken, a URL taken with next, and queues u, due at at:
 // taken again, or the URL a redirect of it led to, unless that was added
-// before (so a link to it found meanwhile does not fetch it twice). It
+// before (so a link to it found meanwhile does not fetch it twice). u
+// counts as put back once more than taken was (see tries): a redirect
+// chain that names a new URL at every hop is a loop all the same. It
 // reports whether u was queued.
 func (f *frontier) retry(taken, u *url.URL, at time.Time) bool {
 	f.mu.Lock()
@@ -65,7 +67,7 @@ func (f *frontier) retry(taken, u *url.URL, at time.Time) bool {
 		return false
 	}
 	f.seen[k] = true
-	f.retried[k]++
+	f.retried[k] = max(f.retried[k], f.retried[taken.String()]) + 1
 	f.push(u, at)
 	return true
 }
