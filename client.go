@@ -750,7 +750,13 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 			defer release() // once the result is in the Store
 		}
 	}
-	e, err := c.refresh(parent, k, prev)
+	var asked []func() // see refresh: after this fill has kept its answer
+	defer func() {
+		for _, end := range asked {
+			end()
+		}
+	}()
+	e, err := c.refresh(parent, k, prev, &asked)
 	switch {
 	case err != nil:
 		return nil, err
@@ -913,15 +919,11 @@ func (c *Client) goesOn(k key, e, prev, outage *entry) (kept, mine *entry) {
 }
 
 // refresh fetches k's document on parent (c.base, or the fetch whose
-// redirect hop needs it) and builds the entry that follows prev.
-func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, error) {
-	var asked []func() // ends what the fetch asked others, once their answers are kept
-	defer func() {
-		for _, end := range asked {
-			end()
-		}
-	}()
-	res := c.fetcher.fetch(parent, k, prev, &asked)
+// redirect hop needs it) and builds the entry that follows prev; to asked
+// it adds what ends the robots.txt files its fetch asked for (see asking)
+// once their answers are kept.
+func (c *Client) refresh(parent context.Context, k key, prev *entry, asked *[]func()) (*entry, error) {
+	res := c.fetcher.fetch(parent, k, prev, asked)
 	switch {
 	case c.base.Err() != nil:
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(k.url()), ErrClosed)

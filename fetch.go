@@ -83,23 +83,39 @@ const maxRedirectsText = maxKeptRedirects * (maxServerText + 6)
 
 // fetch gets and classifies k's document; prev, if not nil, supplies
 // validators. ctx is c.base for a check's own fetch, or the fetch whose
-// redirect hop needs this one. To asked it adds what ends each other
-// site's robots.txt it asks for (see asking), for its caller to call once
-// their answers are kept.
+// redirect hop needs this one. To asked it adds what ends each
+// robots.txt it asks for (see asking), its own and other sites', for its
+// caller to call once their answers are kept.
 func (f *fetcher) fetch(ctx context.Context, k key, prev *entry, asked *[]func()) fetchResult {
 	f.c.stats.inFlight.Add(1)
 	defer f.c.stats.inFlight.Add(-1)
 	ctx, cancel := context.WithTimeout(f.c.within(ctx, k), f.c.cfg.fetchTimeout)
 	defer cancel()
 	target, authority := k.url(), k.authority
-	var led []string       // the redirects followed, as persisted.redirects lists them
-	var froms []theirFetch // see fetchResult.froms
+	if k.doc.robots {
+		if end, ok := f.c.asking.ask(ctx, k.authority, false); ok {
+			*asked = append(*asked, end) // the hops to it wait for this fetch
+		}
+	}
+	var led []string         // the redirects followed, as persisted.redirects lists them
+	var froms []theirFetch   // see fetchResult.froms
+	var redirect fetchResult // the one that led to another site's robots.txt (see instead)
 	for hop := 0; ; hop++ {
 		validated := prev
 		if prev != nil && target != prev.fetchedFrom(k) {
 			validated = nil // its validators speak of another URL's body
 		}
-		resp, err := f.send(ctx, target, authority, validated)
+		var meanwhile func() bool // see pace
+		if len(froms) > 0 && froms[len(froms)-1].at == len(led) {
+			// The robots.txt of another site, unless a fetch kept its
+			// answer while the hop waited for its turn.
+			from := froms[:len(froms)-1]
+			meanwhile = func() bool { return f.instead(ctx, k, &redirect, authority, target, led, from, false) }
+		}
+		resp, err := f.send(ctx, target, authority, validated, meanwhile)
+		if errors.Is(err, errAnsweredMeanwhile) {
+			return redirect
+		}
 		if ue := (*url.Error)(nil); errors.As(err, &ue) && strings.HasPrefix(ue.Err.Error(), "failed to parse Location header") {
 			// A 3xx whose Location net/url cannot parse, which net/http
 			// reports with no response and no error of a type to test.
@@ -184,13 +200,15 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry, asked *[]func()
 			if f.instead(ctx, k, &res, authority, target, led, froms, true) {
 				return res
 			}
-			if end, ok := f.c.asking.ask(ctx, authority); ok {
+			if end, ok := f.c.asking.ask(ctx, authority, true); ok {
 				*asked = append(*asked, end)
-			} else if f.instead(ctx, k, &res, authority, target, led, froms, false) {
-				return res // what the fetch that was asking it met
+			}
+			if f.instead(ctx, k, &res, authority, target, led, froms, false) {
+				return res // what a fetch asking it meanwhile kept
 			}
 			// Asked for with the Host its own fetch sends (see send).
 			froms = append(froms, theirFetch{authority: authority, at: len(led)})
+			redirect = res
 		}
 	}
 }
@@ -339,8 +357,10 @@ func kept(led []string) string {
 }
 
 // send sends one GET to authority, taking its turn (see pace), with the
-// configured headers and prev's validators.
-func (f *fetcher) send(ctx context.Context, target, authority string, prev *entry) (*http.Response, error) {
+// configured headers and prev's validators; meanwhile, if not nil, is
+// asked after each wait for the turn whether the request is needed no
+// longer, which send then reports with errAnsweredMeanwhile.
+func (f *fetcher) send(ctx context.Context, target, authority string, prev *entry, meanwhile func() bool) (*http.Response, error) {
 	var answered atomic.Bool // the server began to answer
 	trace := &httptrace.ClientTrace{GotFirstResponseByte: func() { answered.Store(true) }}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(context.WithValue(ctx, fetchKey{}, f), trace),
@@ -382,7 +402,7 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	if lastMod != "" {
 		req.Header.Set("If-Modified-Since", lastMod)
 	}
-	done, err := f.c.pace(ctx, authority)
+	done, err := f.c.pace(ctx, authority, meanwhile)
 	if err != nil {
 		return nil, err
 	}
@@ -393,7 +413,9 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 			done(resp) // no response will come (a panic too)
 		}
 	}()
+	f.c.asking.sending(ctx, authority, true)
 	resp, err = f.hc.Do(req)
+	f.c.asking.sending(ctx, authority, false)
 	err = withheldLocation(err)
 	if err != nil && answered.Load() {
 		why := errAnswer

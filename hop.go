@@ -252,7 +252,13 @@ const maxHopFailures = 1024
 // reads holds with the root's (see twinLease) counts as the root's own
 // site, both as the fetch's document and as where a request goes: that
 // page took its turn.
-func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Response), err error) {
+//
+// A hop to another site's robots.txt that waited for its turn asks
+// meanwhile, after each wait, whether a fetch has kept an answer of that
+// site's since (its own check's, or a hop's that did not answer within
+// maxAskWait): if so, pace returns errAnsweredMeanwhile, and nothing is
+// sent.
+func (c *Client) pace(ctx context.Context, authority string, meanwhile func() bool) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)
 	if ch.requests.Add(-1) < 0 {
 		return nil, fmt.Errorf("%w: %w: more than %d requests", errRedirects, errChain, c.cfg.requestBound())
@@ -283,8 +289,20 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	if ch.admitted.Authority == authority {
 		iv = t.interval(ch.admitted)
 	}
-	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, nil)
+	var recheck func() (time.Duration, error)
+	if meanwhile != nil {
+		recheck = func() (time.Duration, error) {
+			if meanwhile() {
+				return 0, errAnsweredMeanwhile
+			}
+			return iv, nil
+		}
+	}
+	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, recheck)
 	t.count(w)
+	if errors.Is(err, errAnsweredMeanwhile) {
+		return nil, err
+	}
 	if local := Pacer(c.pacer()); err != nil && t.cfg.pacer != local && !errors.As(err, new(*PacedError)) && ctx.Err() == nil {
 		// The Pacer failed (a Store that did not answer): the hop is
 		// paced in this process instead, as a Store's outage costs
@@ -295,7 +313,10 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 		cfg := t.cfg
 		cfg.pacer = local
 		t = &Transport{c: c, cfg: cfg}
-		tu, _, err = t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, nil)
+		tu, _, err = t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, recheck)
+		if errors.Is(err, errAnsweredMeanwhile) {
+			return nil, err
+		}
 	}
 	if pe := (*PacedError)(nil); errors.As(err, &pe) {
 		// Said, not wrapped: the crawler's request whose robots.txt this
@@ -315,10 +336,11 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	}, nil
 }
 
-// asking is what hops to other sites' robots.txt are asking for now, in
-// this process: sites checked at once whose robots.txt all redirect to one
-// host's (a platform's, a CDN's) would each ask it at once, unpaced where
-// no Crawl-delay is known, though one answer serves them all (pace89).
+// asking is the robots.txt files fetches of this process are asking for
+// now, a site's own or a hop's to it: sites checked at once whose
+// robots.txt all redirect to one host's (a platform's, a CDN's) would each
+// ask it at once, unpaced where no Crawl-delay is known, though one
+// answer serves them all (pace89).
 type asking struct {
 	mu sync.Mutex
 	m  map[string]asker // by authority
@@ -328,22 +350,26 @@ type asking struct {
 type asker struct {
 	done  chan struct{} // closed once its answer is kept
 	check *atomic.Int64 // its check's (see chain.requests), which waits for none of its own
+	out   *atomic.Bool  // its request is out, unanswered (see sending)
 }
 
 // maxAskWait bounds how long a hop waits for another fetch's answer to
-// the same robots.txt: one such fetch takes a fraction of a second, and
-// that fetch may itself wait for what the waiter holds (a turn, a chain
-// through its site), which this wait then breaks.
+// the same robots.txt while that fetch has no request out: one takes a
+// fraction of a second, and that fetch may be waiting for what the waiter
+// holds (a turn, a chain through its site, its own answer to that
+// fetch's hop), which this wait then breaks.
 const maxAskWait = 2 * time.Second
 
 // ask returns what ends authority's robots.txt being asked for by the
-// fetch ctx serves, and true, when no other fetch is asking for it; else,
-// once that fetch has kept its answer or after maxAskWait, at most half of
-// what ctx leaves, nil and false (the caller then looks in memory for that
-// answer, and failing it asks itself). A fetch of the same check (a chain
-// back to a robots.txt it asked for, a hop's check) is not waited for: it
-// may be waiting for this one.
-func (a *asking) ask(ctx context.Context, authority string) (end func(), ok bool) {
+// fetch ctx serves, and true, when no other fetch is asking for it; else
+// nil and false, if wait is set once that fetch has kept its answer, or
+// after maxAskWait, or while its request is out then (a slow server:
+// waiting costs no more than asking) after half of what ctx leaves (the
+// caller then looks in memory for that answer, and failing it asks
+// itself). A
+// fetch of the same check (a chain back to a robots.txt it asked for, a
+// hop's check) is not waited for: it may be waiting for this one.
+func (a *asking) ask(ctx context.Context, authority string, wait bool) (end func(), ok bool) {
 	check := chainOf(ctx).requests
 	a.mu.Lock()
 	other, busy := a.m[authority]
@@ -351,7 +377,7 @@ func (a *asking) ask(ctx context.Context, authority string) (end func(), ok bool
 		if a.m == nil {
 			a.m = map[string]asker{}
 		}
-		other = asker{make(chan struct{}), check}
+		other = asker{make(chan struct{}), check, new(atomic.Bool)}
 		a.m[authority] = other
 	}
 	a.mu.Unlock()
@@ -364,18 +390,43 @@ func (a *asking) ask(ctx context.Context, authority string) (end func(), ok bool
 		}, true
 	}
 	dl, has := ctx.Deadline()
-	if !has || other.check == check {
+	if !wait || !has || other.check == check {
 		return nil, false
 	}
-	t := time.NewTimer(min(maxAskWait, time.Until(dl)/2))
+	half := time.Until(dl) / 2
+	waited := min(maxAskWait, half)
+	t := time.NewTimer(waited)
 	defer t.Stop()
-	select {
-	case <-other.done:
-	case <-t.C:
-	case <-ctx.Done():
+	for {
+		select {
+		case <-other.done:
+			return nil, false
+		case <-ctx.Done():
+			return nil, false
+		case <-t.C:
+		}
+		if waited >= half || !other.out.Load() {
+			return nil, false
+		}
+		t.Reset(half - waited)
+		waited = half
 	}
-	return nil, false
 }
+
+// sending records whether the fetch ctx serves has its request to
+// authority out, unanswered, when it is asking for its robots.txt (see
+// ask).
+func (a *asking) sending(ctx context.Context, authority string, out bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if other, ok := a.m[authority]; ok && other.check == chainOf(ctx).requests {
+		other.out.Store(out)
+	}
+}
+
+// errAnsweredMeanwhile is returned by pace when a hop to another site's
+// robots.txt need not be sent: a fetch kept its answer while it waited.
+var errAnsweredMeanwhile = errors.New("robotstxt: the hop was answered meanwhile")
 
 // hopPacing returns the Transport whose pacer and intervals pace the
 // requests that leave a check's site: the first Transport made for c,

@@ -408,8 +408,8 @@ func TestHopsAtOnceAskTheirRobotsTxtOnce(t *testing.T) {
 }
 
 // TestHopsAtOnceWaitBoundedForEachOther: a hop that waits for another
-// fetch asking the same robots.txt waits at most maxAskWait, then asks
-// itself: that fetch may hang, or wait for what the waiter holds.
+// fetch asking the same robots.txt, whose server does not answer it,
+// waits at most half of what its own fetch has left, then asks itself.
 func TestHopsAtOnceWaitBoundedForEachOther(t *testing.T) {
 	checkLeaks(t)
 	w := newHosts(t)
@@ -428,7 +428,7 @@ func TestHopsAtOnceWaitBoundedForEachOther(t *testing.T) {
 	for i := range 3 {
 		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
 	}
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(time.Minute))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(6*time.Second))
 	hung := make(chan struct{})
 	go func() {
 		defer close(hung)
@@ -453,6 +453,106 @@ func TestHopsAtOnceWaitBoundedForEachOther(t *testing.T) {
 	}
 	close(release)
 	<-hung
+}
+
+// TestHopsWaitForTheSitesOwnCheck: hops to a robots.txt its own site's
+// check is asking for wait for that answer too, as for a hop's
+// (review167 #4): each asked the victim beside it.
+func TestHopsWaitForTheSitesOwnCheck(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		time.Sleep(200 * time.Millisecond)
+		serve(200, "User-agent: *\nDisallow: /private\n")(rw, r)
+	})
+	const sites = 4
+	for i := range sites {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
+	}
+	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	var wg sync.WaitGroup
+	wg.Go(func() { _, _ = c.Check(context.Background(), "http://victim.test/private") })
+	for w.count("http://victim.test/robots.txt") == 0 {
+		time.Sleep(time.Millisecond) // the victim's own fetch is under way
+	}
+	for i := range sites {
+		wg.Go(func() {
+			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); d.Allowed || err != nil {
+				t.Errorf("s%d: %+v, %v; want the victim's rules", i, d, err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := w.count("http://victim.test/robots.txt"); n != 1 {
+		t.Errorf("the victim's robots.txt asked %d times, by its own check and the hops beside it; want once", n)
+	}
+}
+
+// TestHopsPacedPastMaxAskWait: hops whose turn at the victim comes past
+// maxAskWait (a page of it just sent, at a 3 s interval) stop waiting
+// for the first hop's answer, and queue for turns of their own; when a
+// turn comes they take that answer, kept meanwhile, and send nothing
+// (review167 #2: each asked, and the last was deferred past its fetch's
+// deadline).
+func TestHopsPacedPastMaxAskWait(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("victim.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("victim.test/page", serve(200, "a page"))
+	const sites = 4
+	for i := range sites {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
+	}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithDefaultInterval(3*time.Second))
+	t.Cleanup(func() { _ = c.Close() })
+	// A page of the victim's site, by https: its turn paces the site.
+	if _, err := get(context.Background(), &http.Client{Transport: tr}, "https://victim.test/page"); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range sites {
+		wg.Go(func() {
+			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); d.Allowed || err != nil {
+				t.Errorf("s%d: %+v, %v; want the victim's rules", i, d, err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := w.count("http://victim.test/robots.txt"); n != 1 {
+		t.Errorf("the victim's robots.txt asked %d times by %d sites redirected there at once; want once", n, sites)
+	}
+}
+
+// TestHopsWaitForASlowAnswer: hops to a robots.txt whose server takes
+// longer than maxAskWait to answer the fetch asking for it wait on, its
+// request being out, within half of what their fetch has left, and take
+// that answer (review167 #5: each gave up at maxAskWait and asked too,
+// answered later than the first and asking the victim as often as with
+// no wait).
+func TestHopsWaitForASlowAnswer(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		time.Sleep(maxAskWait + 500*time.Millisecond)
+		serve(200, "User-agent: *\nDisallow: /private\n")(rw, r)
+	})
+	const sites = 6
+	for i := range sites {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
+	}
+	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(10*time.Second))
+	var wg sync.WaitGroup
+	for i := range sites {
+		wg.Go(func() {
+			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); d.Allowed || err != nil {
+				t.Errorf("s%d: %+v, %v; want the victim's rules", i, d, err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := w.count("http://victim.test/robots.txt"); n != 1 {
+		t.Errorf("the victim's robots.txt, answering in %v, asked %d times by %d sites redirected there at once; want once", maxAskWait+500*time.Millisecond, n, sites)
+	}
 }
 
 // TestHopsOfOneCheckWaitNotForEachOther: a check whose redirects come
