@@ -354,6 +354,33 @@ func TestHopToAnotherRobotsTxt(t *testing.T) {
 	}
 }
 
+// redirectedToVictim routes the robots.txt of s0.test to s(n-1).test to
+// victim.test's.
+func redirectedToVictim(w *hosts, n int) {
+	for i := range n {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
+	}
+}
+
+// checkAtOnce checks /private on the n sites of redirectedToVictim at
+// once, wanting each refused by the victim's answer (err, or its
+// Disallow: /private), and then the victim's robots.txt asked once.
+func checkAtOnce(t *testing.T, c *Client, w *hosts, n int, err error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if d, got := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); d.Allowed || !errors.Is(got, err) {
+				t.Errorf("s%d: %+v, %v; want the victim's answer", i, d, got)
+			}
+		})
+	}
+	wg.Wait()
+	if asked := w.count("http://victim.test/robots.txt"); asked != 1 {
+		t.Errorf("the victim's robots.txt asked %d times for %d sites checked at once; want once", asked, n)
+	}
+}
+
 // TestHopsAtOnceAskTheirRobotsTxtOnce: sites checked at once whose
 // robots.txt all redirect to one victim's ask it once (pace89): unpaced
 // (no Crawl-delay known, no default interval), the hops wait for the
@@ -384,25 +411,10 @@ func TestHopsAtOnceAskTheirRobotsTxtOnce(t *testing.T) {
 			checkLeaks(t)
 			w := newHosts(t)
 			w.on("victim.test/robots.txt", victim.serve)
-			const sites = 8
-			for i := range sites {
-				w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
-			}
+			redirectedToVictim(w, 8)
 			c, _ := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithDefaultInterval(victim.interval))
 			t.Cleanup(func() { _ = c.Close() })
-			var wg sync.WaitGroup
-			for i := range sites {
-				wg.Go(func() {
-					d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i))
-					if d.Allowed || !errors.Is(err, victim.err) {
-						t.Errorf("s%d: %+v, %v; want the victim's answer", i, d, err)
-					}
-				})
-			}
-			wg.Wait()
-			if n := w.count("http://victim.test/robots.txt"); n != 1 {
-				t.Errorf("the victim's robots.txt asked %d times for %d sites checked at once; want once", n, sites)
-			}
+			checkAtOnce(t, c, w, 8, victim.err)
 		})
 	}
 }
@@ -425,9 +437,7 @@ func TestHopsAtOnceWaitBoundedForEachOther(t *testing.T) {
 		}
 		_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /private\n")
 	})
-	for i := range 3 {
-		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
-	}
+	redirectedToVictim(w, 3)
 	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(6*time.Second))
 	hung := make(chan struct{})
 	go func() {
@@ -465,27 +475,18 @@ func TestHopsWaitForTheSitesOwnCheck(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 		serve(200, "User-agent: *\nDisallow: /private\n")(rw, r)
 	})
-	const sites = 4
-	for i := range sites {
-		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
-	}
+	redirectedToVictim(w, 4)
 	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
-	var wg sync.WaitGroup
-	wg.Go(func() { _, _ = c.Check(context.Background(), "http://victim.test/private") })
+	own := make(chan struct{})
+	go func() {
+		defer close(own)
+		_, _ = c.Check(context.Background(), "http://victim.test/private")
+	}()
 	for w.count("http://victim.test/robots.txt") == 0 {
 		time.Sleep(time.Millisecond) // the victim's own fetch is under way
 	}
-	for i := range sites {
-		wg.Go(func() {
-			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); d.Allowed || err != nil {
-				t.Errorf("s%d: %+v, %v; want the victim's rules", i, d, err)
-			}
-		})
-	}
-	wg.Wait()
-	if n := w.count("http://victim.test/robots.txt"); n != 1 {
-		t.Errorf("the victim's robots.txt asked %d times, by its own check and the hops beside it; want once", n)
-	}
+	checkAtOnce(t, c, w, 4, nil)
+	<-own
 }
 
 // TestHopsPacedPastMaxAskWait: hops whose turn at the victim comes past
@@ -499,28 +500,14 @@ func TestHopsPacedPastMaxAskWait(t *testing.T) {
 	w := newHosts(t)
 	w.on("victim.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
 	w.on("victim.test/page", serve(200, "a page"))
-	const sites = 4
-	for i := range sites {
-		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
-	}
+	redirectedToVictim(w, 4)
 	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithDefaultInterval(3*time.Second))
 	t.Cleanup(func() { _ = c.Close() })
 	// A page of the victim's site, by https: its turn paces the site.
 	if _, err := get(context.Background(), &http.Client{Transport: tr}, "https://victim.test/page"); err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	for i := range sites {
-		wg.Go(func() {
-			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); d.Allowed || err != nil {
-				t.Errorf("s%d: %+v, %v; want the victim's rules", i, d, err)
-			}
-		})
-	}
-	wg.Wait()
-	if n := w.count("http://victim.test/robots.txt"); n != 1 {
-		t.Errorf("the victim's robots.txt asked %d times by %d sites redirected there at once; want once", n, sites)
-	}
+	checkAtOnce(t, c, w, 4, nil)
 }
 
 // TestHopsWaitForASlowAnswer: hops to a robots.txt whose server takes
@@ -536,23 +523,9 @@ func TestHopsWaitForASlowAnswer(t *testing.T) {
 		time.Sleep(maxAskWait + 500*time.Millisecond)
 		serve(200, "User-agent: *\nDisallow: /private\n")(rw, r)
 	})
-	const sites = 6
-	for i := range sites {
-		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
-	}
+	redirectedToVictim(w, 6)
 	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(10*time.Second))
-	var wg sync.WaitGroup
-	for i := range sites {
-		wg.Go(func() {
-			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); d.Allowed || err != nil {
-				t.Errorf("s%d: %+v, %v; want the victim's rules", i, d, err)
-			}
-		})
-	}
-	wg.Wait()
-	if n := w.count("http://victim.test/robots.txt"); n != 1 {
-		t.Errorf("the victim's robots.txt, answering in %v, asked %d times by %d sites redirected there at once; want once", maxAskWait+500*time.Millisecond, n, sites)
-	}
+	checkAtOnce(t, c, w, 6, nil)
 }
 
 // TestHopsOfOneCheckWaitNotForEachOther: a check whose redirects come
