@@ -920,8 +920,8 @@ func (c *Client) goesOn(k key, e, prev, outage *entry) (kept, mine *entry) {
 
 // refresh fetches k's document on parent (c.base, or the fetch whose
 // redirect hop needs it) and builds the entry that follows prev; to asked
-// it adds what ends the robots.txt files its fetch asked for (see asking)
-// once their answers are kept.
+// it adds what ends the other sites' robots.txt its fetch asked for (see
+// asking), for its caller to call once their answers are kept.
 func (c *Client) refresh(parent context.Context, k key, prev *entry, asked *[]func()) (*entry, error) {
 	res := c.fetcher.fetch(parent, k, prev, asked)
 	switch {

@@ -130,11 +130,11 @@
 // would), and keeps a good answer to the hop as that authority's own
 // (after the redirects within its site its own fetch follows too), so
 // that the sites redirected there after the first send it nothing; those
-// under way at once wait for the answer of the fetch asking for it (its
-// own check's, or the first hop's), up to 2 seconds, or while its request
-// is out up to half of what their fetch has left, and, paced, look
+// under way at once wait for the first hop's answer while its request
+// is out, else up to 2 seconds, once for each such file, and, paced, look
 // for it again when their turn comes (in one process: a fleet's
-// processes each ask once); while that authority's
+// processes each ask once, and a hop asks beside that authority's own
+// check); while that authority's
 // own robots.txt fails, within its back-off, or a failure of its own
 // whoever asks that such a redirected fetch met (an error status, a
 // failure to connect as its name not found, its connections refused,

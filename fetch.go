@@ -83,23 +83,19 @@ const maxRedirectsText = maxKeptRedirects * (maxServerText + 6)
 
 // fetch gets and classifies k's document; prev, if not nil, supplies
 // validators. ctx is c.base for a check's own fetch, or the fetch whose
-// redirect hop needs this one. To asked it adds what ends each
-// robots.txt it asks for (see asking), its own and other sites', for its
-// caller to call once their answers are kept.
+// redirect hop needs this one. To asked it adds what ends each other
+// site's robots.txt it asks for (see asking), for its caller to call once
+// their answers are kept.
 func (f *fetcher) fetch(ctx context.Context, k key, prev *entry, asked *[]func()) fetchResult {
 	f.c.stats.inFlight.Add(1)
 	defer f.c.stats.inFlight.Add(-1)
 	ctx, cancel := context.WithTimeout(f.c.within(ctx, k), f.c.cfg.fetchTimeout)
 	defer cancel()
 	target, authority := k.url(), k.authority
-	if k.doc.robots {
-		if end, ok := f.c.asking.ask(ctx, k.authority, false); ok {
-			*asked = append(*asked, end) // the hops to it wait for this fetch
-		}
-	}
 	var led []string         // the redirects followed, as persisted.redirects lists them
 	var froms []theirFetch   // see fetchResult.froms
 	var redirect fetchResult // the one that led to another site's robots.txt (see instead)
+	var waited []string      // the robots.txt files it waited for another fetch's answer to
 	for hop := 0; ; hop++ {
 		validated := prev
 		if prev != nil && target != prev.fetchedFrom(k) {
@@ -200,8 +196,13 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry, asked *[]func()
 			if f.instead(ctx, k, &res, authority, target, led, froms, true) {
 				return res
 			}
-			if end, ok := f.c.asking.ask(ctx, authority, true); ok {
+			// Waited for once: a chain back to it (a cycle of two
+			// sites' robots.txt) asks itself the next times.
+			end, ok := f.c.asking.ask(ctx, authority, !slices.Contains(waited, authority))
+			if ok {
 				*asked = append(*asked, end)
+			} else {
+				waited = append(waited, authority)
 			}
 			if f.instead(ctx, k, &res, authority, target, led, froms, false) {
 				return res // what a fetch asking it meanwhile kept
@@ -402,9 +403,15 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	if lastMod != "" {
 		req.Header.Set("If-Modified-Since", lastMod)
 	}
-	done, err := f.c.pace(ctx, authority, meanwhile)
+	turnDone, err := f.c.pace(ctx, authority, meanwhile)
 	if err != nil {
 		return nil, err
+	}
+	// Out until its answer is read or given up, with the turn.
+	f.c.asking.sending(ctx, authority, true)
+	done := func(resp *http.Response) {
+		f.c.asking.sending(ctx, authority, false)
+		turnDone(resp)
 	}
 	var resp *http.Response
 	handed := false // the turn ends with the body
@@ -413,9 +420,7 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 			done(resp) // no response will come (a panic too)
 		}
 	}()
-	f.c.asking.sending(ctx, authority, true)
 	resp, err = f.hc.Do(req)
-	f.c.asking.sending(ctx, authority, false)
 	err = withheldLocation(err)
 	if err != nil && answered.Load() {
 		why := errAnswer

@@ -255,9 +255,8 @@ const maxHopFailures = 1024
 //
 // A hop to another site's robots.txt that waited for its turn asks
 // meanwhile, after each wait, whether a fetch has kept an answer of that
-// site's since (its own check's, or a hop's that did not answer within
-// maxAskWait): if so, pace returns errAnsweredMeanwhile, and nothing is
-// sent.
+// site's since (its own check's, or another hop's it stopped waiting
+// for): if so, pace returns errAnsweredMeanwhile, and nothing is sent.
 func (c *Client) pace(ctx context.Context, authority string, meanwhile func() bool) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)
 	if ch.requests.Add(-1) < 0 {
@@ -336,11 +335,11 @@ func (c *Client) pace(ctx context.Context, authority string, meanwhile func() bo
 	}, nil
 }
 
-// asking is the robots.txt files fetches of this process are asking for
-// now, a site's own or a hop's to it: sites checked at once whose
-// robots.txt all redirect to one host's (a platform's, a CDN's) would each
-// ask it at once, unpaced where no Crawl-delay is known, though one
-// answer serves them all (pace89).
+// asking is the robots.txt files hops of this process are asking for
+// now: sites checked at once whose robots.txt all redirect to one host's
+// (a platform's, a CDN's) would each ask it at once, unpaced where no
+// Crawl-delay is known, though one answer serves them all (pace89). That
+// site's own fill is not waited for (see Client.theirs).
 type asking struct {
 	mu sync.Mutex
 	m  map[string]asker // by authority
@@ -363,12 +362,12 @@ const maxAskWait = 2 * time.Second
 // ask returns what ends authority's robots.txt being asked for by the
 // fetch ctx serves, and true, when no other fetch is asking for it; else
 // nil and false, if wait is set once that fetch has kept its answer, or
-// after maxAskWait, or while its request is out then (a slow server:
-// waiting costs no more than asking) after half of what ctx leaves (the
-// caller then looks in memory for that answer, and failing it asks
-// itself). A
-// fetch of the same check (a chain back to a robots.txt it asked for, a
-// hop's check) is not waited for: it may be waiting for this one.
+// ctx ends, or that fetch has had no request out, unanswered, at a look
+// made every maxAskWait (a request out is a server's to answer: asking
+// again would take no less, and would ask it twice). The caller then
+// looks in memory for that answer, and failing it asks itself. A fetch of
+// the same check (a chain back to a robots.txt it asked for, a hop's
+// check) is not waited for: it may be waiting for this one.
 func (a *asking) ask(ctx context.Context, authority string, wait bool) (end func(), ok bool) {
 	check := chainOf(ctx).requests
 	a.mu.Lock()
@@ -389,13 +388,10 @@ func (a *asking) ask(ctx context.Context, authority string, wait bool) (end func
 			close(other.done)
 		}, true
 	}
-	dl, has := ctx.Deadline()
-	if !wait || !has || other.check == check {
+	if !wait || other.check == check {
 		return nil, false
 	}
-	half := time.Until(dl) / 2
-	waited := min(maxAskWait, half)
-	t := time.NewTimer(waited)
+	t := time.NewTimer(maxAskWait)
 	defer t.Stop()
 	for {
 		select {
@@ -405,11 +401,10 @@ func (a *asking) ask(ctx context.Context, authority string, wait bool) (end func
 			return nil, false
 		case <-t.C:
 		}
-		if waited >= half || !other.out.Load() {
+		if !other.out.Load() {
 			return nil, false
 		}
-		t.Reset(half - waited)
-		waited = half
+		t.Reset(maxAskWait)
 	}
 }
 

@@ -419,17 +419,19 @@ func TestHopsAtOnceAskTheirRobotsTxtOnce(t *testing.T) {
 	}
 }
 
-// TestHopsAtOnceWaitBoundedForEachOther: a hop that waits for another
-// fetch asking the same robots.txt, whose server does not answer it,
-// waits at most half of what its own fetch has left, then asks itself.
-func TestHopsAtOnceWaitBoundedForEachOther(t *testing.T) {
+// TestHopsWaitWhileTheFirstRequestIsOut: hops wait for the answer to
+// the request another fetch has out for the same robots.txt as long as
+// it is out, past maxAskWait: where the victim never answers it, they ask
+// it themselves once that fetch has ended, within what their own fetch
+// has left.
+func TestHopsWaitWhileTheFirstRequestIsOut(t *testing.T) {
 	checkLeaks(t)
 	w := newHosts(t)
 	release := make(chan struct{})
 	var first atomic.Bool
 	w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
 		if first.CompareAndSwap(false, true) {
-			select { // the first is not answered until the test ends
+			select { // the first is not answered
 			case <-release:
 			case <-r.Context().Done():
 			}
@@ -437,56 +439,29 @@ func TestHopsAtOnceWaitBoundedForEachOther(t *testing.T) {
 		}
 		_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /private\n")
 	})
+	defer close(release)
 	redirectedToVictim(w, 3)
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(6*time.Second))
-	hung := make(chan struct{})
-	go func() {
-		defer close(hung)
-		_, _ = c.Check(context.Background(), "http://s0.test/private")
-	}()
+	timeout := 2*maxAskWait + time.Second
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(timeout))
+	var wg sync.WaitGroup
+	wg.Go(func() { _, _ = c.Check(context.Background(), "http://s0.test/private") })
 	for !first.Load() {
 		time.Sleep(time.Millisecond)
 	}
-	var wg sync.WaitGroup
+	start := time.Now()
+	time.Sleep(time.Second) // the hops have a second of their fetch left once the first has ended
 	for i := 1; i < 3; i++ {
 		wg.Go(func() {
-			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); err != nil || d.Allowed {
-				t.Errorf("s%d: %+v, %v; want the victim's rules, asked for itself", i, d, err)
+			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); d.Allowed || err != nil {
+				t.Errorf("s%d: %+v, %v; want the victim's rules, asked once the first fetch ended", i, d, err)
 			}
 		})
 	}
+	time.Sleep(timeout - 200*time.Millisecond - time.Since(start)) // past maxAskWait, before the first fetch ends
+	if n := w.count("http://victim.test/robots.txt"); n != 1 {
+		t.Errorf("the victim's robots.txt asked %d times while the first request was out; want once", n)
+	}
 	wg.Wait()
-	select {
-	case <-hung:
-		t.Error("the first fetch ended before the victim answered it")
-	default:
-	}
-	close(release)
-	<-hung
-}
-
-// TestHopsWaitForTheSitesOwnCheck: hops to a robots.txt its own site's
-// check is asking for wait for that answer too, as for a hop's
-// (review167 #4): each asked the victim beside it.
-func TestHopsWaitForTheSitesOwnCheck(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-		time.Sleep(200 * time.Millisecond)
-		serve(200, "User-agent: *\nDisallow: /private\n")(rw, r)
-	})
-	redirectedToVictim(w, 4)
-	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
-	own := make(chan struct{})
-	go func() {
-		defer close(own)
-		_, _ = c.Check(context.Background(), "http://victim.test/private")
-	}()
-	for w.count("http://victim.test/robots.txt") == 0 {
-		time.Sleep(time.Millisecond) // the victim's own fetch is under way
-	}
-	checkAtOnce(t, c, w, 4, nil)
-	<-own
 }
 
 // TestHopsPacedPastMaxAskWait: hops whose turn at the victim comes past
