@@ -131,10 +131,11 @@
 // (after the redirects within its site its own fetch follows too), so
 // that the sites redirected there after the first send it nothing; those
 // under way at once wait for the first hop's answer while its request
-// is out, else up to 2 seconds, once for each such file, and, paced, look
-// for it again when their turn comes (in one process: a fleet's
-// processes each ask once, and a hop asks beside that authority's own
-// check); while that authority's
+// is out, else up to 2 seconds, at most half of what their fetch has
+// left, once for each such file; and look for it again when their paced
+// turn comes, or should their own request fail (in one process: a
+// fleet's processes each ask once, and a hop asks beside that
+// authority's own check); while that authority's
 // own robots.txt fails, within its back-off, or a failure of its own
 // whoever asks that such a redirected fetch met (an error status, a
 // failure to connect as its name not found, its connections refused,

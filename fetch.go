@@ -109,7 +109,9 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry, asked *[]func()
 			meanwhile = func() bool { return f.instead(ctx, k, &redirect, authority, target, led, from, false) }
 		}
 		resp, err := f.send(ctx, target, authority, validated, meanwhile)
-		if errors.Is(err, errAnsweredMeanwhile) {
+		if errors.Is(err, errAnsweredMeanwhile) || err != nil && meanwhile != nil && meanwhile() {
+			// Or its own request failed, timed out maybe, once another
+			// fetch's, slow, had been answered.
 			return redirect
 		}
 		if ue := (*url.Error)(nil); errors.As(err, &ue) && strings.HasPrefix(ue.Err.Error(), "failed to parse Location header") {

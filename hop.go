@@ -362,12 +362,14 @@ const maxAskWait = 2 * time.Second
 // ask returns what ends authority's robots.txt being asked for by the
 // fetch ctx serves, and true, when no other fetch is asking for it; else
 // nil and false, if wait is set once that fetch has kept its answer, or
-// ctx ends, or that fetch has had no request out, unanswered, at a look
-// made every maxAskWait (a request out is a server's to answer: asking
-// again would take no less, and would ask it twice). The caller then
-// looks in memory for that answer, and failing it asks itself. A fetch of
-// the same check (a chain back to a robots.txt it asked for, a hop's
-// check) is not waited for: it may be waiting for this one.
+// that fetch has had no request out, unanswered, at a look made every
+// maxAskWait, or half of what ctx left has passed (a request out is a
+// server's to answer: asking again would take no less, and would ask it
+// twice; but it may be stalled). The caller then looks in memory for
+// that answer, and failing it asks itself (and looks again should that
+// fail: see fetch). A fetch of the same check (a chain back to a
+// robots.txt it asked for, a hop's check) is not waited for: it may be
+// waiting for this one.
 func (a *asking) ask(ctx context.Context, authority string, wait bool) (end func(), ok bool) {
 	check := chainOf(ctx).requests
 	a.mu.Lock()
@@ -388,10 +390,12 @@ func (a *asking) ask(ctx context.Context, authority string, wait bool) (end func
 			close(other.done)
 		}, true
 	}
-	if !wait || other.check == check {
+	dl, has := ctx.Deadline()
+	if !wait || !has || other.check == check {
 		return nil, false
 	}
-	t := time.NewTimer(maxAskWait)
+	by := time.Now().Add(time.Until(dl) / 2)
+	t := time.NewTimer(min(maxAskWait, time.Until(by)))
 	defer t.Stop()
 	for {
 		select {
@@ -401,10 +405,10 @@ func (a *asking) ask(ctx context.Context, authority string, wait bool) (end func
 			return nil, false
 		case <-t.C:
 		}
-		if !other.out.Load() {
+		if !other.out.Load() || !time.Now().Before(by) {
 			return nil, false
 		}
-		t.Reset(maxAskWait)
+		t.Reset(min(maxAskWait, time.Until(by)))
 	}
 }
 

@@ -419,47 +419,61 @@ func TestHopsAtOnceAskTheirRobotsTxtOnce(t *testing.T) {
 	}
 }
 
-// TestHopsWaitWhileTheFirstRequestIsOut: hops wait for the answer to
-// the request another fetch has out for the same robots.txt as long as
-// it is out, past maxAskWait: where the victim never answers it, they ask
-// it themselves once that fetch has ended, within what their own fetch
-// has left.
-func TestHopsWaitWhileTheFirstRequestIsOut(t *testing.T) {
+// TestHopsWaitBoundedForAStalledRequest: hops waiting for the answer to
+// a request another hop has out for the same robots.txt, which the victim
+// never answers, ask it themselves once half of their fetch has passed,
+// and are answered, and so is the site whose hop met the stalled request,
+// taking their answer when its own request times out (review169: all but
+// one were deferred, the wait running to their deadline).
+func TestHopsWaitBoundedForAStalledRequest(t *testing.T) {
 	checkLeaks(t)
 	w := newHosts(t)
-	release := make(chan struct{})
 	var first atomic.Bool
 	w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
 		if first.CompareAndSwap(false, true) {
-			select { // the first is not answered
-			case <-release:
-			case <-r.Context().Done():
-			}
+			<-r.Context().Done() // stalled
 			return
 		}
-		_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /private\n")
+		serve(200, "User-agent: *\nDisallow: /private\n")(rw, r)
 	})
-	defer close(release)
-	redirectedToVictim(w, 3)
-	timeout := 2*maxAskWait + time.Second
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(timeout))
+	redirectedToVictim(w, 4)
+	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(2*maxAskWait+time.Second))
 	var wg sync.WaitGroup
-	wg.Go(func() { _, _ = c.Check(context.Background(), "http://s0.test/private") })
-	for !first.Load() {
-		time.Sleep(time.Millisecond)
-	}
-	start := time.Now()
-	time.Sleep(time.Second) // the hops have a second of their fetch left once the first has ended
-	for i := 1; i < 3; i++ {
+	for i := range 4 {
 		wg.Go(func() {
 			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); d.Allowed || err != nil {
-				t.Errorf("s%d: %+v, %v; want the victim's rules, asked once the first fetch ended", i, d, err)
+				t.Errorf("s%d: %+v, %v; want the victim's rules", i, d, err)
 			}
 		})
 	}
-	time.Sleep(timeout - 200*time.Millisecond - time.Since(start)) // past maxAskWait, before the first fetch ends
-	if n := w.count("http://victim.test/robots.txt"); n != 1 {
-		t.Errorf("the victim's robots.txt asked %d times while the first request was out; want once", n)
+	wg.Wait()
+}
+
+// TestHopsTakeASlowAnswerPastHalfTheirFetch: hops waiting for a victim
+// that answers in over half of their fetch ask it themselves at half, and
+// when their own request times out take the answer the first hop got
+// meanwhile (review168: they were deferred).
+func TestHopsTakeASlowAnswerPastHalfTheirFetch(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	timeout := 2*maxAskWait + time.Second
+	w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(timeout * 3 / 4):
+		case <-r.Context().Done():
+			return
+		}
+		serve(200, "User-agent: *\nDisallow: /private\n")(rw, r)
+	})
+	redirectedToVictim(w, 4)
+	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(timeout))
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); d.Allowed || err != nil {
+				t.Errorf("s%d: %+v, %v; want the victim's rules", i, d, err)
+			}
+		})
 	}
 	wg.Wait()
 }
