@@ -133,8 +133,8 @@
 // under way at once wait for the first hop's answer while its request
 // is out, else up to 2 seconds, at most half of what their fetch has
 // left, once for each such file; and look for it again when their paced
-// turn comes, or should their own request fail (in one process: a
-// fleet's processes each ask once, and a hop asks beside that
+// turn comes, or should their own request be cut or time out (in one
+// process: a fleet's processes each ask once, and a hop asks beside that
 // authority's own check); while that authority's
 // own robots.txt fails, within its back-off, or a failure of its own
 // whoever asks that such a redirected fetch met (an error status, a

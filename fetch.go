@@ -108,10 +108,14 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry, asked *[]func()
 			from := froms[:len(froms)-1]
 			meanwhile = func() bool { return f.instead(ctx, k, &redirect, authority, target, led, from, false) }
 		}
+		// Its own request cut or timed out, a hop takes the answer
+		// another hop kept meanwhile (a stalled or a slow victim's); a
+		// refusal, or the server's own answer, stands.
+		tookMeanwhile := func(status int, err error) bool {
+			return err != nil && meanwhile != nil && !refused(err) && !serversOwn(status, err) && meanwhile()
+		}
 		resp, err := f.send(ctx, target, authority, validated, meanwhile)
-		if errors.Is(err, errAnsweredMeanwhile) || err != nil && meanwhile != nil && meanwhile() {
-			// Or its own request failed, timed out maybe, once another
-			// fetch's, slow, had been answered.
+		if errors.Is(err, errAnsweredMeanwhile) || tookMeanwhile(0, err) {
 			return redirect
 		}
 		if ue := (*url.Error)(nil); errors.As(err, &ue) && strings.HasPrefix(ue.Err.Error(), "failed to parse Location header") {
@@ -127,6 +131,9 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry, asked *[]func()
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(led)}
 		if !followed(resp.StatusCode) {
 			f.classify(&res, resp, k, target, validated)
+			if tookMeanwhile(res.status, res.err) {
+				return redirect
+			}
 			res.froms = ownFetches(froms, led, nil)
 			return res
 		}

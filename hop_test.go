@@ -450,32 +450,84 @@ func TestHopsWaitBoundedForAStalledRequest(t *testing.T) {
 }
 
 // TestHopsTakeASlowAnswerPastHalfTheirFetch: hops waiting for a victim
-// that answers in over half of their fetch ask it themselves at half, and
-// when their own request times out take the answer the first hop got
-// meanwhile (review168: they were deferred).
+// that answers in over half of their fetch, its header late or its body,
+// ask it themselves at half, and when their own request times out take
+// the answer the first hop got meanwhile (review168, review170: they were
+// deferred); a refusal of their own request (a guard's) stands.
 func TestHopsTakeASlowAnswerPastHalfTheirFetch(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
 	timeout := 2*maxAskWait + time.Second
-	w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+	late := func(d time.Duration, r *http.Request) bool {
 		select {
-		case <-time.After(timeout * 3 / 4):
+		case <-time.After(d):
+			return true
 		case <-r.Context().Done():
-			return
+			return false
 		}
-		serve(200, "User-agent: *\nDisallow: /private\n")(rw, r)
-	})
-	redirectedToVictim(w, 4)
-	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(timeout))
-	var wg sync.WaitGroup
-	for i := range 4 {
-		wg.Go(func() {
-			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); d.Allowed || err != nil {
-				t.Errorf("s%d: %+v, %v; want the victim's rules", i, d, err)
+	}
+	for name, victim := range map[string]http.HandlerFunc{
+		"header": func(rw http.ResponseWriter, r *http.Request) {
+			if late(timeout*3/4, r) {
+				serve(200, "User-agent: *\nDisallow: /private\n")(rw, r)
 			}
+		},
+		"body": func(rw http.ResponseWriter, r *http.Request) {
+			_, _ = io.WriteString(rw, "User-agent: *\n")
+			rw.(http.Flusher).Flush()
+			if late(timeout*3/4, r) {
+				_, _ = io.WriteString(rw, "Disallow: /private\n")
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			w.on("victim.test/robots.txt", victim)
+			redirectedToVictim(w, 4)
+			c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(timeout))
+			var wg sync.WaitGroup
+			for i := range 4 {
+				wg.Go(func() {
+					if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i)); d.Allowed || err != nil {
+						t.Errorf("s%d: %+v, %v; want the victim's rules", i, d, err)
+					}
+				})
+			}
+			wg.Wait()
 		})
 	}
-	wg.Wait()
+	t.Run("refused", func(t *testing.T) {
+		checkLeaks(t)
+		w := newHosts(t)
+		w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+			if late(timeout*3/4, r) {
+				serve(200, "User-agent: *\nDisallow: /private\n")(rw, r)
+			}
+		})
+		redirectedToVictim(w, 2)
+		base := w.transport(t)
+		var victims atomic.Int32
+		rt := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			if req.URL.Hostname() == "victim.test" && victims.Add(1) == 2 {
+				// A slow resolver, then a private address the guard
+				// refuses, after the first hop's answer was kept.
+				if !late(timeout*7/20, req) {
+					return nil, req.Context().Err()
+				}
+				return nil, &net.OpError{Op: "dial", Net: "tcp", Err: fmt.Errorf("%w: 10.0.0.7", ErrNonPublic)}
+			}
+			return base.RoundTrip(req)
+		})
+		c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: rt}), WithFetchTimeout(timeout))
+		var wg sync.WaitGroup
+		wg.Go(func() { _, _ = c.Check(context.Background(), "http://s0.test/public") })
+		for victims.Load() < 1 {
+			time.Sleep(time.Millisecond)
+		}
+		if d, err := c.Check(context.Background(), "http://s1.test/public"); victims.Load() == 2 && !errors.Is(err, ErrNonPublic) {
+			t.Errorf("s1, whose hop the guard refused: %+v, %v; want deferred with ErrNonPublic", d, err)
+		}
+		wg.Wait()
+	})
 }
 
 // TestHopsPacedPastMaxAskWait: hops whose turn at the victim comes past
