@@ -578,6 +578,62 @@ func TestHopsOfOneCheckWaitNotForEachOther(t *testing.T) {
 	}
 }
 
+// TestHopsWaitOnceForEachFile: a check whose chain passes twice through
+// a robots.txt another check's hop is asking for, its request out and
+// unanswered, waits for that answer the first time only: the second time
+// it asks itself at once (a cycle of two robots.txt would otherwise wait
+// at every pass). The victim's third request answers it, and only that
+// lets the first hop's stalled request go: a second wait would take the
+// first hop's answer once it came, a second later.
+func TestHopsWaitOnceForEachFile(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	release := make(chan struct{})
+	var releaseOnce sync.Once
+	let := func() { releaseOnce.Do(func() { close(release) }) }
+	t.Cleanup(let)
+	var asked atomic.Int32
+	w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		switch asked.Add(1) {
+		case 1: // the first hop's, out until let go
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+			serve(200, "User-agent: *\nDisallow: /\n")(rw, r)
+		case 2: // the chain's first pass, once it waited
+			redirectTo("http://w.test/robots.txt")(rw, r)
+		default: // its second
+			let()
+			serve(200, "User-agent: *\nDisallow: /private\n")(rw, r)
+		}
+	})
+	w.on("w.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		time.AfterFunc(500*time.Millisecond, let) // a second wait's end
+		redirectTo("http://victim.test/robots.txt")(rw, r)
+	})
+	w.on("s.test/robots.txt", redirectTo("http://victim.test/robots.txt"))
+	w.on("a.test/robots.txt", redirectTo("http://victim.test/robots.txt"))
+	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(2*maxAskWait+time.Second))
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() {
+		if d, err := c.Check(context.Background(), "http://s.test/x"); d.Allowed || err != nil {
+			t.Errorf("s.test: %+v, %v; want the victim's first answer, Disallow: /", d, err)
+		}
+	})
+	for asked.Load() < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	if d, err := c.Check(context.Background(), "http://a.test/public"); !d.Allowed || err != nil {
+		t.Errorf("a.test: %+v, %v; want the victim's third answer, Disallow: /private: the chain waited again", d, err)
+	}
+	if n := asked.Load(); n != 3 {
+		t.Errorf("the victim asked %d times; want 3", n)
+	}
+}
+
 // TestHopToARobotsTxtThatIsAnothers: a site whose robots.txt is another
 // site's (a shop's, on its CDN) keeps the answer a hop to it met as its
 // own, with its redirect, as its own fetch follows the same chain: each
