@@ -646,12 +646,12 @@ func requestPath(req *http.Request) string {
 // for robots or for one of the Client's product tokens, with Where
 // "robots" when that tag says it, else the tokens.
 func (t *Transport) robotsMeta(rd *reading, page pageText) error {
-	d, err := meta.FromHTML(page.reader(), t.c.tokens...)
+	d, err := page.directives(t.c.tokens...)
 	if !d.NoAI {
 		return err
 	}
 	where := strings.Join(t.c.tokens, ", ")
-	if g, _ := meta.FromHTML(page.reader()); g.NoAI {
+	if g, _ := page.directives(); g.NoAI {
 		where = "robots"
 	}
 	rd.state("robots-meta", where, "noai", noTraining)
@@ -815,7 +815,7 @@ func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Direct
 	page, err := pageHTML(resp, body, t.bodyRead(resp))
 	if page.b != nil {
 		var m meta.Directives
-		m, err = meta.FromHTML(page.reader(), t.c.tokens...)
+		m, err = page.directives(t.c.tokens...)
 		d = d.Merge(m)
 	}
 	if err != nil || resp.StatusCode == http.StatusNotModified {
@@ -844,6 +844,24 @@ var unreadPage = meta.Directives{NoIndex: true, NoFollow: true, NoArchive: true,
 type pageText struct {
 	b   []byte
 	cut bool
+	// decoded, when b is a page in a legacy charset read raw (see
+	// decodedHead), is the first metaReads bytes of its decoding, where
+	// its head runs on: the tags meta reads there count too, read as a
+	// browser reads them (a noai after a no-break space).
+	decoded []byte
+}
+
+// directives reads p's robots META tags as [meta.FromHTML] does, for
+// tokens, merged with those its decoding's first mebibyte holds: a legacy
+// page's head is read whole raw, and its tags as decoded as far as meta
+// reads, the most restrictive reading winning.
+func (p pageText) directives(tokens ...string) (meta.Directives, error) {
+	d, err := meta.FromHTML(p.reader(), tokens...)
+	if p.decoded != nil {
+		more, _ := meta.FromHTML(bytes.NewReader(p.decoded), tokens...) // cut: the raw reading read the rest
+		d = d.Merge(more)
+	}
+	return d, err
 }
 
 var errCutPage = errors.New("the page given ends short of the page, within its head")
@@ -900,18 +918,20 @@ func listed(lines []string) string {
 // else text cut at the last character starting within metaReads, when
 // meta finds the head's end there; else raw, undecoded, whose head may
 // end within its first mebibyte where the decoded one runs past it
-// (Cyrillic doubles).
+// (Cyrillic doubles), with that cut text as the decoding whose tags
+// count too (review162: a long inline script after a noai lost it).
 func decodedHead(raw pageText, text []byte) pageText {
 	if len(text) <= metaReads {
-		return pageText{text, raw.cut}
+		return pageText{b: text, cut: raw.cut}
 	}
 	n := metaReads
 	for n > 0 && !utf8.RuneStart(text[n]) {
 		n--
 	}
-	if p := (pageText{text[:n], true}); headRead(p) {
+	if p := (pageText{b: text[:n], cut: true}); headRead(p) {
 		return p
 	}
+	raw.decoded = text[:n]
 	return raw
 }
 
@@ -940,7 +960,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			resp.StatusCode == http.StatusNotModified || resp.Request != nil && resp.Request.Method == http.MethodHead {
 			return pageText{}, nil
 		}
-		return pageText{b, true}, nil
+		return pageText{b: b, cut: true}, nil
 	}
 	mt, charset := body.ContentType(h)
 	isCoded := coded(h, b)
@@ -964,7 +984,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	case sniffedPage(mt) && !isHTML(h, b) && cutShort(resp, b, read) && startsHTML(b, true):
 		// Cut before sniffing could tell: HTML cut in its head, maybe.
 		// (Coded, it has returned, as a sniffed type may be HTML.)
-		return pageText{b, true}, nil
+		return pageText{b: b, cut: true}, nil
 	case isCoded || !isHTML(h, b):
 		return pageText{}, nil
 	case !hasBOM(b) && body.AnyCharset(h, func(mt, cs string) bool {
@@ -979,7 +999,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	}
 	// A page rewritten or decoded is read from its first metaReads bytes,
 	// which may come out shorter than meta's bound: past them, it is cut.
-	page := pageText{b, cutShort(resp, b, read) || len(b) > metaReads}
+	page := pageText{b: b, cut: cutShort(resp, b, read) || len(b) > metaReads}
 	first := b[:min(len(b), metaReads)] // the copy need hold no more
 	cs, jis := pageCharset(charset, first)
 	bom, enc := cmp.Or(utf16BOM(charset), xmlUTF16(h, b)), body.Stateful(cs)

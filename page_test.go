@@ -3335,7 +3335,7 @@ func TestXHTMLHeadNotWellFormed(t *testing.T) {
 		"the default namespace xmlns's":                  {head + `<x xmlns="http://www.w3.org/2000/xmlns/"/><meta name="robots" content="noai"/></head><body/></html>`, true},
 	} {
 		out, whole, _ := xhtmlHead([]byte(c.page))
-		d, err := meta.FromHTML(pageText{out, !whole}.reader(), "ExampleBot")
+		d, err := meta.FromHTML(pageText{b: out, cut: !whole}.reader(), "ExampleBot")
 		if whole || err == nil || d.NoAI || d.NoIndex != c.noindex {
 			t.Errorf("%s: xhtmlHead = %q, whole %v; FromHTML %+v, %v; want noindex %v alone, cut", name, out, whole, d, err, c.noindex)
 		}
@@ -3765,29 +3765,41 @@ func TestReceiptLegacyHeadWithinReads(t *testing.T) {
 // TestReceiptLegacyCharsetReadDecodedAtAnyLength: a page in a legacy
 // charset whose first mebibyte decodes longer than meta reads (a page of
 // a mebibyte with one é, a Japanese page of 700 KB, a Cyrillic one of
-// 600 KB) is read decoded to
-// its head's end, as a short one is: read raw, its noai after a
-// no-break space or an ideographic space was lost (meta89).
+// 600 KB) is read decoded to its head's end, as a short one is: read
+// raw, its noai after a no-break space or an ideographic space was lost
+// (meta89). So is one whose head runs past what meta reads decoded but
+// ends within the raw mebibyte (a long inline script): its tags as far
+// as meta reads decoded count too (review162 #2: read raw alone, it lost
+// the noai).
 func TestReceiptLegacyCharsetReadDecodedAtAnyLength(t *testing.T) {
 	_, tr, hc := newTestTransport(t)
 	for _, c := range []struct {
 		charset, head, fill string
 		n                   int
+		inHead              bool // the fill a script in the head
 	}{
-		{"windows-1252", "noindex,\xA0noai", "caf\xE9 ", 100},
-		{"windows-1252", "noindex,\xA0noai", "caf\xE9 ", 220_000},
-		{"shift_jis", "noindex,\x81\x40noai", "\x82\xa0", 1000},
-		{"shift_jis", "noindex,\x81\x40noai", "\x82\xa0", 350_000},
-		{"windows-1251", "noindex,\xA0noai", "\xe0", 600_000},
+		{"windows-1252", "noindex,\xA0noai", "caf\xE9 ", 100, false},
+		{"windows-1252", "noindex,\xA0noai", "caf\xE9 ", 220_000, false},
+		{"shift_jis", "noindex,\x81\x40noai", "\x82\xa0", 1000, false},
+		{"shift_jis", "noindex,\x81\x40noai", "\x82\xa0", 350_000, false},
+		{"windows-1251", "noindex,\xA0noai", "\xe0", 600_000, false},
+		{"windows-1251", "noindex,\xA0noai", "\xe0", 100, true},
+		{"windows-1251", "noindex,\xA0noai", "\xe0", 560_000, true},
+		{"shift_jis", "noindex,\x81\x40noai", "\x82\xa0", 360_000, true},
+		{"windows-1252", "noindex,\xA0noai", "caf\xE9 ", 200_000, true},
 	} {
 		s := newTestSite(t, "User-agent: *\nAllow: /\n")
 		page := `<html><head><meta name="robots" content="` + c.head + `"></head><body><p>` + strings.Repeat(c.fill, c.n)
+		if c.inHead {
+			page = `<html><head><meta name="robots" content="` + c.head + `"><script>var s="` + strings.Repeat(c.fill, c.n) +
+				`";</script></head><body><p>text</p></body></html>`
+		}
 		s.route("/page", serve(200, page, "Content-Type", "text/html; charset="+c.charset))
 		resp, b := fetchPage(t, hc, s.URL+"/page")
 		d, rc := tr.PageDirectives(resp, b), tr.Receipt(resp, b)
 		if !d.NoIndex || !d.NoAI || rc.Usage.Pref("train-ai") != PrefNo {
-			t.Errorf("%s page of %d bytes: NoIndex %v, NoAI %v, receipt signals %q; want noindex and noai, as from a short page",
-				c.charset, len(b), d.NoIndex, d.NoAI, sigs(rc.Signals))
+			t.Errorf("%s page of %d bytes, </head> at byte %d: NoIndex %v, NoAI %v, receipt signals %q; want noindex and noai, as from a short page",
+				c.charset, len(b), strings.Index(string(b), "</head>"), d.NoIndex, d.NoAI, sigs(rc.Signals))
 		}
 	}
 }
