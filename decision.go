@@ -76,7 +76,9 @@ type Decision struct {
 	// robots.txt goes stale (for a deferred or stale answer: when the
 	// server is asked again); FetchedAt and CheckedAt are to the
 	// millisecond, rounded down, as every process sharing a Store reads
-	// them.
+	// them, by the clock of the process that asked: a copy another wrote
+	// may be dated up to a minute past this Client's clock (a Store
+	// refuses one dated further).
 	FetchedAt, CheckedAt, Expires time.Time
 	// ETag and LastModified are the validators the robots.txt is
 	// revalidated with (none is sent for a file whose final URL is past

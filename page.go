@@ -103,7 +103,10 @@ type RobotsEvidence struct {
 	// /robots.txt answered (see [Decision].FinalURL), its query's bytes
 	// past ASCII escaped as [Receipt].URL's are.
 	FinalURL string `json:"final_url,omitempty"`
-	// FetchedAt is when the robots.txt was fetched or last revalidated.
+	// FetchedAt is when the robots.txt was fetched or last revalidated,
+	// by the clock of the process that fetched it (see
+	// [Decision].FetchedAt): a copy another process stored may be dated
+	// up to a minute after the receipt's FetchedAt.
 	FetchedAt time.Time `json:"fetched_at"`
 	// Status is the HTTP status it rests on (see [Decision].Status).
 	Status int `json:"status"`
