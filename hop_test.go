@@ -1002,6 +1002,88 @@ func TestHopTakesOnlyACurrentAnswer(t *testing.T) {
 	}
 }
 
+// TestRobotsRetryAfterHoldsTheSitesOwnFetches: a Retry-After a site
+// sent holds its own robots.txt fetches too, whichever twin makes them
+// (pace91): a robots.txt redirected to its https twin's, which answered
+// 429 with Retry-After: 60, was asked again at once by that twin's own
+// check and each www. twin's redirected there; and a hold a page met let
+// each twin's robots.txt be asked. A hold that ends within the fetch's
+// time is waited for, then the file asked.
+func TestRobotsRetryAfterHoldsTheSitesOwnFetches(t *testing.T) {
+	twins := []string{"http://a.test", "https://a.test", "http://www.a.test", "https://www.a.test"}
+	t.Run("twin's robots.txt", func(t *testing.T) {
+		checkLeaks(t)
+		w := newHosts(t)
+		w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+			if r.TLS == nil {
+				redirectTo("https://a.test/robots.txt")(rw, r)
+				return
+			}
+			serve(429, "slow down", "Retry-After", "60")(rw, r)
+		})
+		w.on("www.a.test/robots.txt", redirectTo("https://a.test/robots.txt"))
+		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+		t.Cleanup(func() { _ = c.Close() })
+		for _, u := range twins {
+			if _, err := get(context.Background(), &http.Client{Transport: tr}, u+"/p"); !errors.Is(err, ErrDeferred) {
+				t.Errorf("%s/p: %v; want deferred", u, err)
+			}
+		}
+		if n := w.count("https://a.test/robots.txt"); n != 1 {
+			t.Errorf("https://a.test/robots.txt, answering 429 with Retry-After: 60, asked %d times; want once", n)
+		}
+	})
+	t.Run("page's hold", func(t *testing.T) {
+		checkLeaks(t)
+		w := newHosts(t)
+		for _, h := range []string{"a.test", "www.a.test"} {
+			w.on(h+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+			w.on(h+"/p", serve(200, "page"))
+		}
+		w.on("a.test/busy", serve(429, "slow down", "Retry-After", "60"))
+		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+		t.Cleanup(func() { _ = c.Close() })
+		hc := &http.Client{Transport: tr}
+		if _, err := get(context.Background(), hc, "https://a.test/busy"); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range twins {
+			if _, err := get(context.Background(), hc, u+"/p"); !errors.Is(err, ErrDeferred) && !errors.Is(err, ErrPaced) {
+				t.Errorf("%s/p: %v; want it held", u, err)
+			}
+			if u != "https://a.test" {
+				if n := w.count(u + "/robots.txt"); n != 0 {
+					t.Errorf("%s/robots.txt asked %d times within the site's hold", u, n)
+				}
+			}
+		}
+	})
+	t.Run("short hold", func(t *testing.T) {
+		checkLeaks(t)
+		w := newHosts(t)
+		var asked atomic.Int64 // when the twin's robots.txt was asked, in ns
+		w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		w.on("www.a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+			asked.Store(time.Now().UnixNano())
+			serve(200, "User-agent: *\nAllow: /\n")(rw, r)
+		})
+		w.on("a.test/busy", serve(503, "busy", "Retry-After", "1"))
+		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+		t.Cleanup(func() { _ = c.Close() })
+		hc := &http.Client{Transport: tr}
+		if _, err := get(context.Background(), hc, "http://a.test/busy"); err != nil {
+			t.Fatal(err)
+		}
+		held := time.Now()
+		if d, err := c.Check(context.Background(), "http://www.a.test/p"); err != nil || !d.Allowed {
+			t.Fatalf("www.a.test/p after a hold of a second: %+v, %v; want allowed", d, err)
+		}
+		if at := time.Unix(0, asked.Load()); at.Sub(held) < 900*time.Millisecond {
+			t.Errorf("www.a.test/robots.txt asked %v after its site's Retry-After: 1", at.Sub(held))
+		}
+	})
+}
+
 // TestHopRetryAfterHolds: a hop answered 429 with a Retry-After holds the
 // site it reached, as the same answer to a page does.
 func TestHopRetryAfterHolds(t *testing.T) {
