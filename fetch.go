@@ -115,13 +115,14 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry, asked *[]func()
 			return err != nil && meanwhile != nil && !refused(err) && !serversOwn(status, err) && meanwhile()
 		}
 		resp, err := f.send(ctx, target, authority, validated, meanwhile)
-		if errors.Is(err, errAnsweredMeanwhile) || tookMeanwhile(0, err) {
-			return redirect
-		}
 		if ue := (*url.Error)(nil); errors.As(err, &ue) && strings.HasPrefix(ue.Err.Error(), "failed to parse Location header") {
 			// A 3xx whose Location net/url cannot parse, which net/http
-			// reports with no response and no error of a type to test.
+			// reports with no response and no error of a type to test:
+			// a refusal, before tookMeanwhile reads it (review171 #3).
 			err = fmt.Errorf("%w: %w", errRedirects, err)
+		}
+		if errors.Is(err, errAnsweredMeanwhile) || tookMeanwhile(0, err) {
+			return redirect
 		}
 		if err != nil {
 			res := fetchResult{outcome: f.noResponse(k, err), redirects: kept(led), err: err}

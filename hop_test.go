@@ -518,6 +518,51 @@ func TestHopsTakeASlowAnswerPastHalfTheirFetch(t *testing.T) {
 	})
 }
 
+// TestHopsUnparsableLocationStands: a hop's own request answered by a
+// redirect whose Location net/url cannot parse is a refusal (errRedirects,
+// see fetch.go), which stands beside an answer another hop kept meanwhile,
+// also through a RoundTripper that reports no first byte (a cache, a
+// stub): review171 #3, the error was wrapped only after tookMeanwhile
+// looked at it, and the kept answer replaced it.
+func TestHopsUnparsableLocationStands(t *testing.T) {
+	checkLeaks(t)
+	timeout := 2*maxAskWait + time.Second
+	var victims atomic.Int32
+	kept := make(chan struct{})
+	rt := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		resp := func(status int, body string, h http.Header) *http.Response {
+			return &http.Response{StatusCode: status, Status: http.StatusText(status), Header: h, Body: io.NopCloser(strings.NewReader(body)),
+				Request: req, ProtoMajor: 1, ProtoMinor: 1}
+		}
+		switch req.URL.Hostname() {
+		case "victim.test":
+			if victims.Add(1) == 1 {
+				time.Sleep(timeout * 3 / 4) // slow: the second hop asks at half its fetch
+				defer func() { go func() { time.Sleep(50 * time.Millisecond); close(kept) }() }()
+				return resp(200, "User-agent: *\nDisallow: /private\n", http.Header{}), nil
+			}
+			<-kept // answered after the first hop's answer was kept
+			return resp(302, "", http.Header{"Location": {"http://[::1%zz]/robots.txt"}}), nil
+		default:
+			return resp(302, "", http.Header{"Location": {"http://victim.test/robots.txt"}}), nil
+		}
+	})
+	c := newTestClient(t, WithUserAgent(testUA), WithHTTPClient(&http.Client{Transport: rt}), WithFetchTimeout(timeout))
+	var wg sync.WaitGroup
+	wg.Go(func() { _, _ = c.Check(context.Background(), "http://s0.test/public") })
+	for victims.Load() < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	d, err := c.Check(context.Background(), "http://s1.test/public")
+	wg.Wait()
+	if victims.Load() != 2 {
+		t.Fatalf("victim asked %d times; the test needs 2", victims.Load())
+	}
+	if !errors.Is(err, errRedirects) {
+		t.Errorf("s1, whose own hop met a Location that cannot be parsed: %+v, %v; want unreachable with errRedirects", d, err)
+	}
+}
+
 // TestHopsPacedPastMaxAskWait: hops whose turn at the victim comes past
 // maxAskWait (a page of it just sent, at a 3 s interval) stop waiting
 // for the first hop's answer, and queue for turns of their own; when a
