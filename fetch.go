@@ -126,10 +126,6 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry, asked *[]func()
 		}
 		if err != nil {
 			res := fetchResult{outcome: f.noResponse(k, err), redirects: kept(led), err: err}
-			if held := (*heldError)(nil); errors.As(err, &held) {
-				// Its back-off the hold's, as the Retry-After that set it said.
-				res.header = http.Header{"Retry-After": {strconv.FormatInt(int64(math.Ceil(held.left.Seconds())), 10)}}
-			}
 			res.froms = ownFetches(froms, led, nil) // no connection where their own fetches connect (see send)
 			return res
 		}
@@ -343,9 +339,9 @@ var errAnswer = errors.New("the server's answer could not be read")
 // a Location that cannot be followed, nor an answer that could not be
 // read (a redirect's Location with a control byte, a status of four
 // digits, a body in a coding the Client cannot read, or only a part of
-// the file), nor a request its site's Retry-After held (errHeld).
+// the file).
 func refused(err error) bool {
-	return errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer) || errors.Is(err, errHeld)
+	return errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer)
 }
 
 // serversOwn reports whether a fetch's failure, err after status (0 for

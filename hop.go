@@ -266,9 +266,6 @@ func (c *Client) pace(ctx context.Context, authority string, meanwhile func() bo
 	twin, _ := ctx.Value(twinKey{}).(*twinLease)
 	own := func(a string) bool { return sameSite(ch.root, a) || twin.holds(ch.root, a) }
 	if own(authority) && own(ch.doc()) {
-		if err := awaitHold(ctx, t, authority); err != nil {
-			return nil, err
-		}
 		sent := time.Now()
 		return func(resp *http.Response) {
 			if hold := t.hold(ctx, authority, resp); hold > 0 {
@@ -337,55 +334,6 @@ func (c *Client) pace(ctx context.Context, authority string, meanwhile func() bo
 		t.done(ctx, tu, hold)
 	}, nil
 }
-
-// awaitHold waits, before a request of a site's own fetch, which takes
-// no turn (see Client.pace), for the hold a Retry-After of the site's
-// set (a page's, its robots.txt's, a twin's) to end, when it ends before
-// ctx's deadline; else it returns a *heldError, and nothing is sent: the
-// fetch keeps it as the server's answer until the hold ends (pace91: a
-// robots.txt redirected to its twin's, which answered 429 with
-// Retry-After: 60, was asked again at once by that twin's own check and
-// each www. twin's). Only the in-process Pacer tells a hold without
-// taking a turn; under another (a Store's), a twin's first fetch within
-// a hold is sent.
-func awaitHold(ctx context.Context, t *Transport, authority string) error {
-	p, ok := t.cfg.pacer.(*memPacer)
-	if !ok {
-		return nil
-	}
-	left := p.holdLeft(paceKey(authority))
-	if left <= 0 {
-		return nil
-	}
-	if dl, ok := ctx.Deadline(); ok && !time.Now().Add(left).Before(dl) {
-		return &heldError{authority, left}
-	}
-	timer := time.NewTimer(left)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("robotstxt: waiting for the hold at %s to end: %w", authority, ctx.Err())
-	}
-}
-
-// A heldError is a site's own fetch not sent within a hold of its site's
-// (see awaitHold). It wraps errHeld.
-type heldError struct {
-	authority string
-	left      time.Duration // the hold lasts yet
-}
-
-func (e *heldError) Error() string {
-	return fmt.Sprintf("robotstxt: not sent: %s asked for no request for %v more (Retry-After)", e.authority, e.left.Round(time.Millisecond))
-}
-
-func (e *heldError) Unwrap() error { return errHeld }
-
-// errHeld is wrapped when a fetch was not sent within a hold its site's
-// Retry-After set: no outage, nor a failure a policy maps (see refused).
-var errHeld = errors.New("the site's Retry-After holds its requests")
 
 // asking is the robots.txt files hops of this process are asking for
 // now: sites checked at once whose robots.txt all redirect to one host's

@@ -217,14 +217,13 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 	return sh.lastID, 0, nil
 }
 
-// holdLeft returns how long the hold in force at authority lasts yet, or
-// 0 for none.
-func (p *memPacer) holdLeft(authority string) time.Duration {
+// heldNow reports whether a hold is in force at authority.
+func (p *memPacer) heldNow(authority string) bool {
 	sh := p.shard(authority)
 	now := p.now()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	return time.Duration(max(sh.m[authority].hold-now, 0))
+	return now < sh.m[authority].hold
 }
 
 // void gives back the turn id at authority, in which nothing was sent,
@@ -551,7 +550,7 @@ func (t *Transport) giveBackBoth(ctx context.Context, a, b turn) {
 // is not sent while the Pacer fails.
 func (t *Transport) heldSince(ctx context.Context, tu turn) bool {
 	if p, ok := t.cfg.pacer.(*memPacer); ok {
-		return p.holdLeft(paceKey(tu.authority)) > 0
+		return p.heldNow(paceKey(tu.authority))
 	}
 	if tu.id == 0 {
 		return false

@@ -97,9 +97,6 @@ func TestStatusUnreachableBackoff(t *testing.T) {
 	clock := newTestClock()
 	s := newSite(t, serve(503, "", "Retry-After", "120"))
 	c := newTestClient(t, WithClock(clock.Now), WithBackoff(time.Minute, time.Hour))
-	// The Pacer's clock is real, not the test's: no hold of its own
-	// outlasts the back-off the test's clock runs through.
-	NewTransport(c, nil, WithMaxHold(time.Nanosecond))
 	ctx := context.Background()
 	_, err := c.Allowed(ctx, s.URL+"/x")
 	var de *DeferredError

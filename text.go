@@ -79,9 +79,6 @@ func capErr(err error) error {
 		// refused).
 		end.is = append(end.is, errAnswer)
 	}
-	if errors.Is(err, errHeld) {
-		end.is = append(end.is, errHeld) // likewise: no outage (see refused)
-	}
 	var op *net.OpError
 	var dns *net.DNSError
 	switch {

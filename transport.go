@@ -120,12 +120,8 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // reused one closed with no response, as net/http's Transport does) goes
 // in the same turn. A 429 or 503 response holds its site for its Retry-After
 // (the longest of its values; at least a second, with none), up to
-// [WithMaxHold], as one to the Client's robots.txt requests does; the
-// Client's own fetches of the site's robots.txt (and tdmrep.json), which
-// take no turn, wait for that hold too, or, when it outlasts the fetch
-// timeout, are not sent, and the site's check is deferred until it ends
-// (with the in-process Pacer; under another, such as a Store's, each
-// twin's first fetch within a hold is sent). A request waits in RoundTrip for its turn unless it cannot come before
+// [WithMaxHold], as one to the Client's robots.txt requests does. A
+// request waits in RoundTrip for its turn unless it cannot come before
 // the request's deadline ([WithMaxWait] without one), or is not free now
 // under [WithNoWait], or, the second of two, cannot come within half the
 // first's lease (see [Pacer]), held meanwhile: then it fails at once,

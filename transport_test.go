@@ -3693,8 +3693,7 @@ func laterPageUnreserved(t *testing.T, hc *http.Client, tr *Transport) {
 // twin, which most sites serve from the same servers, are paced and held
 // as one site (pace83): an http link the site redirects to https reached
 // it twice within the interval, milliseconds apart, and a Retry-After
-// sent by its https held none of the others (their pages paced, or
-// deferred where their robots.txt, held too, was not yet known).
+// sent by its https held none of the others.
 func TestTransportTwinsShareAPace(t *testing.T) {
 	checkLeaks(t)
 	w := newHosts(t)
@@ -3740,8 +3739,8 @@ func TestTransportTwinsShareAPace(t *testing.T) {
 		t.Fatalf("https://a.test/busy: %v", err)
 	}
 	for _, u := range []string{"http://a.test/page", "http://www.a.test/page", "https://www.a.test/page"} {
-		if err := get(u); !errors.Is(err, ErrPaced) && !errors.Is(err, ErrDeferred) {
-			t.Errorf("%s while https://a.test holds the site (Retry-After: 60): %v; want it held", u, err)
+		if err := get(u); !errors.Is(err, ErrPaced) {
+			t.Errorf("%s while https://a.test holds the site (Retry-After: 60): %v; want ErrPaced", u, err)
 		}
 	}
 	if n := w.count("http://a.test/page") + w.count("http://www.a.test/page") + w.count("https://www.a.test/page"); n != 1 {

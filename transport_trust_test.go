@@ -1246,7 +1246,7 @@ func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
 			t.Errorf("%s's robots.txt followed below: %+v, %v; want deferred", tc.site, d, err)
 		}
 		for host, want := range tc.held {
-			if held := cf.pacer().holdLeft(paceKey("http://"+host+":80")) > 0; held != want {
+			if held := cf.pacer().heldNow(paceKey("http://" + host + ":80")); held != want {
 				t.Errorf("%s's robots.txt followed below to a 503 Retry-After: 600: %s held %v, want %v", tc.site, host, held, want)
 			}
 		}
@@ -1300,7 +1300,7 @@ func TestTransportRefusesARedirectFollowedBelow(t *testing.T) {
 	if _, err := get(context.Background(), &http.Client{Transport: rp}, "http://a.test/open"); !errors.As(err, &pe) || time.Until(pe.RetryAt) < 5*time.Minute {
 		t.Errorf("a.test/open after a.test's 503 Retry-After: 600 met below a pool: %v; want held", err)
 	}
-	if _, err := cp.Check(context.Background(), "http://f.test/page"); err == nil || cp.pacer().holdLeft(paceKey("http://f.test:80")) <= 0 {
-		t.Errorf("f.test's robots.txt followed below a pool to its 503 Retry-After: 600: %v, held %v; want deferred and held", err, cp.pacer().holdLeft(paceKey("http://f.test:80")) > 0)
+	if _, err := cp.Check(context.Background(), "http://f.test/page"); err == nil || !cp.pacer().heldNow(paceKey("http://f.test:80")) {
+		t.Errorf("f.test's robots.txt followed below a pool to its 503 Retry-After: 600: %v, held %v; want deferred and held", err, cp.pacer().heldNow(paceKey("http://f.test:80")))
 	}
 }
