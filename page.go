@@ -332,7 +332,7 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 	page, unread := pageHTML(resp, body, t.bodyRead(resp))
 	if page.b != nil {
 		unread = t.robotsMeta(rd, page)
-		tags, _ = meta.TDMFromHTML(page.reader()) // its error is robotsMeta's
+		tags = page.tdm()
 	}
 	if unread != nil {
 		rd.state("robots-meta", "unreadable", unread.Error(), noTraining)
@@ -914,6 +914,22 @@ func listed(lines []string) string {
 		}
 	}
 	return b.String()
+}
+
+// tdm reads p's TDMRep META tags as [meta.TDMFromHTML] does, with those
+// its decoding's first mebibyte holds (see directives): a reservation
+// either reading finds counts, and the decoded reading's policy comes
+// first. Its error is robotsMeta's.
+func (p pageText) tdm() meta.TDM {
+	t, _ := meta.TDMFromHTML(p.reader())
+	if p.decoded != nil {
+		more, _ := meta.TDMFromHTML(bytes.NewReader(p.decoded))
+		if more.Reservation == "1" || t.Reservation == "" {
+			t.Reservation = more.Reservation
+		}
+		t.Policy = cmp.Or(more.Policy, t.Policy)
+	}
+	return t
 }
 
 // decodedHead returns the page raw as meta is to read it, given text, its

@@ -3804,6 +3804,25 @@ func TestReceiptLegacyCharsetReadDecodedAtAnyLength(t *testing.T) {
 	}
 }
 
+// TestReceiptTDMMetaInALegacyLongHead: a tdm-reservation META tag whose
+// name a no-break space ends, in a legacy page whose head runs past what
+// meta reads decoded, reserves as on a short page (review172 #5: its
+// tags were read raw alone, where the space is a byte no trim takes).
+func TestReceiptTDMMetaInALegacyLongHead(t *testing.T) {
+	_, tr, hc := newTestTransport(t)
+	for _, n := range []int{100, 560_000} {
+		s := newTestSite(t, "User-agent: *\nAllow: /\n")
+		page := `<html><head><meta name="tdm-reservation` + "\xA0" + `" content="1"><script>var s="` +
+			strings.Repeat("\xe0", n) + `";</script></head><body><p>text</p></body></html>`
+		s.route("/page", serve(200, page, "Content-Type", "text/html; charset=windows-1251"))
+		resp, b := fetchPage(t, hc, s.URL+"/page")
+		if rc := tr.Receipt(resp, b); rc.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("windows-1251 page of %d bytes, </head> at byte %d, tdm-reservation 1: train-ai %v, signals %q; want reserved, as from a short page",
+				len(b), strings.Index(string(b), "</head>"), rc.Usage.Pref("train-ai"), sigs(rc.Signals))
+		}
+	}
+}
+
 // TestReceiptURLWithholdsCredentials: Receipt.URL is documented as
 // "the page's URL, as the request reached the server, without userinfo",
 // and a receipt is a log line kept for years. For a response the
