@@ -28,8 +28,9 @@ type config struct {
 }
 
 // WithMaxValue bounds the size of the values Get reads (default 4 MiB):
-// a longer one is an error, which the Client treats as a miss, and its
-// site is fetched by every process. A value is about its robots.txt
+// a longer one is an error, which the Client counts as the Store's
+// failure (see robotstxt.Stats) and answers as a miss, and its site is
+// fetched by every process. A value is about its robots.txt
 // compressed, which text of random paths hardly is: raise it with a
 // robotstxt.WithBodyLimit above 4 MiB. A non-positive n keeps the
 // default.

@@ -27,16 +27,26 @@ const authority = "https://example.com:443"
 // TestStoreContract runs the Store contract (storetest) against a Store on
 // a real Redis, standalone and as a one-node cluster. Every Store gets its
 // own key prefix on the server, so each check starts empty.
+// TestStoreContract runs the Store contract on a single node and a
+// cluster, each with go-redis's defaults and as New's doc asks, context
+// deadlines enabled (store91: the contract never ran on that).
 func TestStoreContract(t *testing.T) {
-	_, standalone := newRedis(t)
+	srv, standalone := newRedis(t)
+	direct := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = direct.Close() })
+	cluster := newOneNodeCluster(t)
+	opt := cluster.Options()
+	opt.ContextTimeoutEnabled = true
+	directCluster := redis.NewClusterClient(opt)
+	t.Cleanup(func() { _ = directCluster.Close() })
 	for _, c := range []struct {
 		name string
 		rdb  redis.UniversalClient
-	}{{"standalone", standalone}, {"cluster", newOneNodeCluster(t)}} {
+	}{{"standalone", standalone}, {"cluster", cluster}, {"standalone-deadlines", direct}, {"cluster-deadlines", directCluster}} {
 		t.Run(c.name, func(t *testing.T) {
 			var n atomic.Int64
 			storetest.Run(t, func(*testing.T) robotstxt.Store {
-				prefix := fmt.Sprintf("contract%d:", n.Add(1))
+				prefix := fmt.Sprintf("%s%d:", c.name, n.Add(1)) // apart from the other clients' on one server
 				return New(c.rdb, WithPrefix(prefix), WithLogger(quietLogger), WithTimeout(generous))
 			})
 		})
